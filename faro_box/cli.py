@@ -1,0 +1,46 @@
+"""The ``faro-box`` command: one subcommand per module in ``faro_box.commands``.
+
+Each command module exposes ``register(subparsers)`` which adds its parser and sets
+``func``; ``func(args)`` returns the exit code. Errors of our own become one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from faro_box import __version__
+from faro_box.errors import FaroBoxError
+
+COMMAND_MODULES = (
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="faro-box", description="A dealing assistant for faro.")
+    parser.add_argument("--version", action="version", version=f"faro-box {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"faro_box.commands.{name}").register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except FaroBoxError as exc:
+        print(f"faro-box {args.command}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
