@@ -1,0 +1,248 @@
+"""Synthetic card faces: corner indices, pips, court boxes, in several index styles.
+
+The tests, the simulated dealing box and the generic deck profile are all built on these faces,
+so the renderer draws what a real deck shows: a rank glyph (from a cv2 Hershey font, squeezed
+into a fixed index box as printers do), a suit pip drawn as a shape (fonts have no suits), the
+same index turned 180° in the bottom-right corner, the pip layouts of A–10 and a framed figure
+for the courts. Russian decks index the courts В Д К (and the ace Т), French ones V D R.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from faro_box.cards import Card, Colour, Rank, Suit
+
+BGR = tuple[int, int, int]
+
+
+class IndexKind(enum.Enum):
+    ENGLISH = "english"
+    RUSSIAN = "russian"
+    FRENCH = "french"
+    NONE = "none"  # the index-less reproduction decks: pips and court art decide
+
+
+@dataclass(frozen=True, slots=True)
+class CardStyle:
+    index: IndexKind = IndexKind.ENGLISH
+    font: int = cv2.FONT_HERSHEY_SIMPLEX
+    stroke: float = 1.0  # glyph stroke weight, relative to the font's natural weight
+    red: BGR = (40, 30, 200)
+    black: BGR = (30, 30, 30)
+    paper: BGR = (245, 245, 242)
+    court_frame: BGR = (150, 60, 40)
+    table: BGR = (40, 90, 30)  # what shows outside the rounded corners
+
+    def ink(self, colour: Colour) -> BGR:
+        return self.red if colour is Colour.RED else self.black
+
+
+ENGLISH = CardStyle()
+RUSSIAN = CardStyle(index=IndexKind.RUSSIAN, font=cv2.FONT_HERSHEY_COMPLEX)
+FRENCH = CardStyle(index=IndexKind.FRENCH, font=cv2.FONT_HERSHEY_TRIPLEX)
+INDEXLESS = CardStyle(index=IndexKind.NONE)
+
+# Court and ace letters per index style; '' means a shape drawn by strokes below.
+_LETTERS = {
+    IndexKind.ENGLISH: {Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"},
+    # В, К and Т have the very shapes of Latin B, K, T; only Д needs strokes of its own.
+    IndexKind.RUSSIAN: {Rank.ACE: "T", Rank.JACK: "B", Rank.QUEEN: "", Rank.KING: "K"},
+    IndexKind.FRENCH: {Rank.ACE: "A", Rank.JACK: "V", Rank.QUEEN: "D", Rank.KING: "R"},
+}
+
+# Index geometry as fractions of the card's width (x) and height (y): rank box, then suit pip.
+INDEX_X0, INDEX_X1 = 0.035, 0.165
+RANK_Y0, RANK_Y1 = 0.035, 0.125
+SUIT_CY, SUIT_SIZE = 0.165, 0.095
+PIP_SIZE = 0.17  # of the width
+
+
+def index_text(rank: Rank, style: CardStyle) -> str:
+    """The characters printed in the corner for ``rank`` ('' for the stroked Д)."""
+    if style.index is IndexKind.NONE:
+        return ""
+    return _LETTERS[style.index].get(rank, str(rank.value))
+
+
+def render_card(card: Card, *, style: CardStyle | None = None, width: int = 250, height: int = 350) -> np.ndarray:
+    """An upright face of ``card``: BGR uint8, ``height``×``width``×3, deterministic."""
+    style = style or ENGLISH
+    if width < 40 or height < 56:
+        raise ValueError(f"a card face of {width}x{height} is too small to draw")
+    img = np.empty((height, width, 3), np.uint8)
+    img[:] = style.table
+    mask = card_mask(width, height)
+    img[mask > 0] = style.paper
+    ink = style.ink(card.colour)
+    if card.rank >= Rank.JACK:
+        _draw_court(img, card, style, ink)
+    else:
+        for x, y in pip_layout(card.rank):
+            size = PIP_SIZE * width * (2.2 if card.rank is Rank.ACE else 1.0)
+            draw_pip(img, card.suit, (x * width, y * height), size, ink, flip=y > 0.5)
+    if style.index is not IndexKind.NONE:
+        _draw_index(img, card, style, ink)
+        turned = np.ascontiguousarray(img[::-1, ::-1])
+        _draw_index(turned, card, style, ink)
+        img = np.ascontiguousarray(turned[::-1, ::-1])
+    return img
+
+
+def card_mask(width: int, height: int) -> np.ndarray:
+    """255 inside the rounded outline of a card face of this size, 0 outside."""
+    mask = np.zeros((height, width), np.uint8)
+    r = max(2, round(0.045 * width))
+    cv2.rectangle(mask, (r, 0), (width - 1 - r, height - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (width - 1, height - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (width - 1 - r, r), (r, height - 1 - r), (width - 1 - r, height - 1 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    return mask
+
+
+def pip_layout(rank: Rank) -> list[tuple[float, float]]:
+    """Pip centres of A–10 as fractions of width and height (the classic French-suited layouts)."""
+    left, mid, right = 0.31, 0.5, 0.69
+    top, bottom = 0.2, 0.8
+    n = int(rank)
+    if n == 1:
+        return [(mid, 0.5)]
+    if n in (2, 3):
+        return [(mid, top), (mid, bottom)] + ([(mid, 0.5)] if n == 3 else [])
+    corners = [(left, top), (right, top), (left, bottom), (right, bottom)]
+    if n in (4, 5):
+        return corners + ([(mid, 0.5)] if n == 5 else [])
+    if n in (6, 7, 8):
+        extra = {6: [], 7: [(mid, 0.35)], 8: [(mid, 0.35), (mid, 0.65)]}[n]
+        return corners + [(left, 0.5), (right, 0.5)] + extra
+    rows = [top, 0.4, 0.6, bottom]
+    columns = [(x, y) for y in rows for x in (left, right)]
+    return columns + ([(mid, 0.5)] if n == 9 else [(mid, 0.3), (mid, 0.7)])
+
+
+def suit_outline(suit: Suit, size: float) -> list[np.ndarray]:
+    """Polygons (float, centred on 0, y down, about ``size`` tall) whose union is the pip."""
+    s = size / 2.0
+    t = np.linspace(0.0, 2.0 * math.pi, 72, endpoint=False)
+    # The classic heart curve, scaled to a unit box, point down.
+    hx = 16 * np.sin(t) ** 3
+    hy = -(13 * np.cos(t) - 5 * np.cos(2 * t) - 2 * np.cos(3 * t) - np.cos(4 * t))
+    heart = np.stack([hx / 17.0, (hy + 2.5) / 15.0], axis=1)
+    if suit is Suit.HEARTS:
+        return [heart * s]
+    if suit is Suit.DIAMONDS:
+        return [np.array([[0, -1], [0.72, 0], [0, 1], [-0.72, 0]], float) * s]
+    if suit is Suit.SPADES:
+        body = heart * np.array([1.0, -1.0]) + np.array([0.0, -0.15])
+        stem = np.array([[0, 0.2], [0.32, 1.0], [-0.32, 1.0]])
+        return [body * s * 0.92, stem * s]
+    circle = np.stack([np.cos(t), np.sin(t)], axis=1) * 0.36
+    lobes = [circle + np.array(c) for c in ((0.0, -0.52), (-0.48, 0.1), (0.48, 0.1))]
+    stem = np.array([[0, 0.0], [0.3, 1.0], [-0.3, 1.0]])
+    centre = np.array([[-0.2, -0.2], [0.2, -0.2], [0.25, 0.25], [-0.25, 0.25]])
+    return [p * s for p in [*lobes, stem, centre]]
+
+
+def draw_pip(img: np.ndarray, suit: Suit, centre: tuple[float, float], size: float,
+             colour: BGR, *, flip: bool = False) -> None:
+    """Fill one suit pip of height ``size`` at ``centre`` (turned upside down if ``flip``)."""
+    cx, cy = centre
+    sign = -1.0 if flip else 1.0
+    shift = 4  # sub-pixel precision for small index pips
+    polys = [np.round((np.array([cx, cy]) + p * np.array([sign, sign])) * (1 << shift)).astype(np.int32)
+             for p in suit_outline(suit, size)]
+    cv2.fillPoly(img, polys, colour, cv2.LINE_AA, shift)
+
+
+def glyph_mask(text: str, font: int, stroke: float = 1.0, *, stroked: Rank | None = None) -> np.ndarray:
+    """A tight float mask (0..1) of ``text`` in a Hershey font, or of the stroked Д."""
+    scale, thick = 4.0, max(1, round(8 * stroke))
+    if stroked is not None:
+        canvas = np.zeros((160, 140), np.uint8)
+        _draw_de(canvas, thick)
+    else:
+        (w, h), base = cv2.getTextSize(text, font, scale, thick)
+        canvas = np.zeros((h + base + 2 * thick + 8, w + 2 * thick + 8), np.uint8)
+        cv2.putText(canvas, text, (thick + 4, h + thick + 4), font, scale, 255, thick, cv2.LINE_AA)
+    ys, xs = np.nonzero(canvas > 40)
+    if len(xs) == 0:
+        raise ValueError(f"font {font!r} drew nothing for {text!r}")
+    crop = canvas[ys.min(): ys.max() + 1, xs.min(): xs.max() + 1]
+    return crop.astype(np.float32) / 255.0
+
+
+def _draw_de(canvas: np.ndarray, thick: int) -> None:
+    """Д in strokes: a trapezoid body on a base with two feet (cv2 fonts have no Cyrillic)."""
+    pts = [(40, 20), (100, 20), (100, 120)]
+    cv2.polylines(canvas, [np.array(pts)], False, 255, thick, cv2.LINE_AA)
+    cv2.line(canvas, (40, 20), (28, 120), 255, thick, cv2.LINE_AA)
+    cv2.line(canvas, (12, 120), (116, 120), 255, thick, cv2.LINE_AA)
+    cv2.line(canvas, (12, 120), (12, 145), 255, thick, cv2.LINE_AA)
+    cv2.line(canvas, (116, 120), (116, 145), 255, thick, cv2.LINE_AA)
+
+
+def _paste(img: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int], colour: BGR) -> None:
+    x0, y0, x1, y1 = box
+    m = cv2.resize(mask, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)[..., None]
+    region = img[y0:y1, x0:x1].astype(np.float32)
+    img[y0:y1, x0:x1] = (region * (1 - m) + np.array(colour, np.float32) * m).astype(np.uint8)
+
+
+def _draw_index(img: np.ndarray, card: Card, style: CardStyle, ink: BGR) -> None:
+    h, w = img.shape[:2]
+    text = index_text(card.rank, style)
+    stroked = card.rank if (text == "" and style.index is IndexKind.RUSSIAN) else None
+    mask = glyph_mask(text, style.font, style.stroke, stroked=stroked)
+    x0, x1 = round(INDEX_X0 * w), round(INDEX_X1 * w)
+    y0, y1 = round(RANK_Y0 * h), round(RANK_Y1 * h)
+    gh, gw = mask.shape
+    # Keep a glyph's own proportions unless it is too wide for the index column ("10").
+    width = min(x1 - x0, max(2, round((y1 - y0) * gw / gh)))
+    cx = (x0 + x1) // 2
+    _paste(img, mask, (cx - width // 2, y0, cx - width // 2 + width, y1), ink)
+    draw_pip(img, card.suit, ((x0 + x1) / 2, SUIT_CY * h), SUIT_SIZE * w, ink)
+
+
+def _draw_court(img: np.ndarray, card: Card, style: CardStyle, ink: BGR) -> None:
+    """A framed figure, mirrored top to bottom as court cards are, with a suit pip beside it."""
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = round(0.21 * w), round(0.12 * h), round(0.79 * w), round(0.88 * h)
+    half = np.ascontiguousarray(img[y0: (y0 + y1) // 2, x0:x1])
+    _draw_figure(half, card.rank, ink, style)
+    draw_pip(half, card.suit, (0.18 * half.shape[1], 0.16 * half.shape[0]), 0.1 * w, ink)
+    img[y0: (y0 + y1) // 2, x0:x1] = half
+    img[(y0 + y1) // 2: y1, x0:x1] = half[::-1, ::-1][: y1 - (y0 + y1) // 2]
+    cv2.rectangle(img, (x0, y0), (x1, y1), style.court_frame, max(1, w // 125), cv2.LINE_AA)
+
+
+def _draw_figure(half: np.ndarray, rank: Rank, ink: BGR, style: CardStyle) -> None:
+    """Head, headgear and robe: a crown of spikes (king), a round crown with a veil (queen),
+    a cap with a feather (jack), so that index-less decks still tell the courts apart."""
+    hh, hw = half.shape[:2]
+    t = max(1, hw // 70)
+    cx, head_y, r = hw // 2, int(0.5 * hh), int(0.13 * hw)
+    robe = np.array([[cx - int(0.32 * hw), hh], [cx, head_y + r], [cx + int(0.32 * hw), hh]])
+    cv2.fillPoly(half, [robe], style.court_frame, cv2.LINE_AA)
+    cv2.circle(half, (cx, head_y), r, (170, 200, 235), -1, cv2.LINE_AA)
+    cv2.circle(half, (cx, head_y), r, ink, t, cv2.LINE_AA)
+    top = head_y - r
+    if rank is Rank.KING:
+        crown = np.array([[cx - r, top], [cx - r, top - r], [cx - r // 2, top - r // 2], [cx, top - int(1.3 * r)],
+                          [cx + r // 2, top - r // 2], [cx + r, top - r], [cx + r, top]])
+        cv2.fillPoly(half, [crown], (40, 180, 230), cv2.LINE_AA)
+        beard = np.array([[cx - r, head_y], [cx, head_y + int(1.4 * r)], [cx + r, head_y]])
+        cv2.fillPoly(half, [beard], ink, cv2.LINE_AA)
+    elif rank is Rank.QUEEN:
+        cv2.ellipse(half, (cx, top), (r, r // 2), 0, 180, 360, (40, 180, 230), -1, cv2.LINE_AA)
+        for dx in (-r, 0, r):
+            cv2.circle(half, (cx + dx, top - r // 2), max(2, r // 4), ink, -1, cv2.LINE_AA)
+        cv2.line(half, (cx - r, head_y), (cx - int(1.5 * r), hh), ink, t, cv2.LINE_AA)
+        cv2.line(half, (cx + r, head_y), (cx + int(1.5 * r), hh), ink, t, cv2.LINE_AA)
+    else:
+        cv2.rectangle(half, (cx - r, top - r // 2), (cx + r, top + r // 4), ink, -1, cv2.LINE_AA)
+        cv2.line(half, (cx + r, top - r // 2), (cx + 2 * r, top - int(1.6 * r)), ink, 2 * t, cv2.LINE_AA)
