@@ -15,6 +15,7 @@ from faro_box import __version__
 from faro_box.errors import FaroBoxError
 
 COMMAND_MODULES = (
+    "beads",
 )
 
 
