@@ -136,6 +136,38 @@ class WithdrawBet:
 
 
 @dataclass(frozen=True)
+class BarBet:
+    """The player freezes a bet: it neither wins nor loses until he says "it goes"."""
+
+    TYPE: ClassVar[str] = "bar"
+    player: str
+    bet_id: str
+
+    def __post_init__(self) -> None:
+        _player(self.player)
+        _text(self.bet_id, "a bet id", MAX_BET_ID)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "player": self.player, "bet_id": self.bet_id}
+
+
+@dataclass(frozen=True)
+class ReleaseBet:
+    """"It goes": a barred bet plays again."""
+
+    TYPE: ClassVar[str] = "release"
+    player: str
+    bet_id: str
+
+    def __post_init__(self) -> None:
+        _player(self.player)
+        _text(self.bet_id, "a bet id", MAX_BET_ID)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "player": self.player, "bet_id": self.bet_id}
+
+
+@dataclass(frozen=True)
 class CardSeen:
     """The tracker read card ``index`` (0 = soda) with this confidence."""
 
@@ -229,17 +261,21 @@ class Misdeal:
         return {"type": self.TYPE}
 
 
-Command = StartDeal | PlaceBet | WithdrawBet | CardSeen | CardUnread | ConfirmCard | UndoCard | EndDeal | Misdeal
+Command = (StartDeal | PlaceBet | WithdrawBet | BarBet | ReleaseBet | CardSeen | CardUnread | ConfirmCard
+           | UndoCard | EndDeal | Misdeal)
 
 COMMAND_TYPES: dict[str, type] = {
     cls.TYPE: cls
-    for cls in (StartDeal, PlaceBet, WithdrawBet, CardSeen, CardUnread, ConfirmCard, UndoCard, EndDeal, Misdeal)
+    for cls in (StartDeal, PlaceBet, WithdrawBet, BarBet, ReleaseBet, CardSeen, CardUnread, ConfirmCard,
+                UndoCard, EndDeal, Misdeal)
 }
 _FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # type: (required fields, optional fields)
     "start_deal": (("profile", "players"), ("house_rules",)),
     "place": (("player", "spec"), ()),
     "withdraw": (("player", "bet_id"), ()),
+    "bar": (("player", "bet_id"), ()),
+    "release": (("player", "bet_id"), ()),
     "card": (("card", "index"), ("confidence", "frame")),
     "unread": (("index",), ("candidates", "snapshot")),
     "confirm": (("index", "card"), ()),

@@ -2,12 +2,14 @@ import pytest
 
 from faro_box.errors import ScriptError
 from faro_box.events import (
+    BarBet,
     CardSeen,
     CardUnread,
     ConfirmCard,
     EndDeal,
     Misdeal,
     PlaceBet,
+    ReleaseBet,
     StartDeal,
     UndoCard,
     WithdrawBet,
@@ -20,6 +22,8 @@ EVERY_COMMAND = [
     StartDeal("foster", ("ann", "bob"), {"turn_pays": 5}),
     PlaceBet("ann", {"id": "a1", "kind": "rank", "ranks": ["9"], "stake": 2, "copper": True}),
     WithdrawBet("ann", "a1"),
+    BarBet("ann", "a1"),
+    ReleaseBet("ann", "a1"),
     CardSeen("10h", 3, 0.875, 120),
     CardSeen("QS", 0),
     CardUnread(7, ("KH", "KD"), "/snapshots/7.jpg"),
