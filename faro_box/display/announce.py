@@ -55,7 +55,7 @@ _NB = "\u00a0"
 _EN_SUIT_GLYPH = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
-def _check_lang(lang: str) -> str:
+def check_lang(lang: str) -> str:
     if lang not in LANGUAGES:
         raise ScriptError(f"unknown language {lang!r}: use one of {', '.join(LANGUAGES)}")
     return lang
@@ -266,7 +266,7 @@ def announce_turn(turn_json: Mapping[str, Any], lang: str = "en",
     ``turn_json`` is a TurnResult's JSON ({"turn", "loser", "winner", "settlements"}); a "hock"
     key (the last turn) adds the hock to the sentence.
     """
-    _check_lang(lang)
+    check_lang(lang)
     try:
         number = int(turn_json["turn"])
         loser, winner = _rank_of(turn_json["loser"]), _rank_of(turn_json["winner"])
@@ -292,20 +292,27 @@ def announce_turn(turn_json: Mapping[str, Any], lang: str = "en",
 
 def announce_soda(card: str, lang: str = "en") -> str:
     """The first card: it neither wins nor loses."""
-    _check_lang(lang)
+    check_lang(lang)
     return {"en": f"Soda: {card_name(card, 'en')}.", "ru": f"Сода: {card_name(card, 'ru')}.",
             "fr": f"Soda{_NB}: {card_name(card, 'fr')}."}[lang]
 
 
 def announce_hock(card: str, lang: str = "en") -> str:
     """The last card in the box: it decides nothing."""
-    _check_lang(lang)
+    check_lang(lang)
     return {"en": f"The hock: {card_name(card, 'en')}.", "ru": f"Хок, последняя карта: {card_name(card, 'ru')}.",
             "fr": f"Hock, la dernière carte{_NB}: {card_name(card, 'fr')}."}[lang]
 
 
+def announce_undo(card: str, lang: str = "en") -> str:
+    """The dealer took back the last card: everything it settled is reverted."""
+    check_lang(lang)
+    return {"en": f"Taken back: {card_name(card, 'en')}.", "ru": f"Карта возвращена: {card_name(card, 'ru')}.",
+            "fr": f"Carte reprise{_NB}: {card_name(card, 'fr')}."}[lang]
+
+
 def announce_deal_start(deal: object, players: Sequence[str], lang: str = "en") -> str:
-    _check_lang(lang)
+    check_lang(lang)
     names = ", ".join(player_name(p) for p in players)
     return {"en": f"Deal {deal} begins: {names}.", "ru": f"Талия {deal} начинается: {names}.",
             "fr": f"La taille {deal} commence{_NB}: {names}."}[lang]
@@ -323,7 +330,7 @@ def _balances_text(balances: Mapping[str, object], lang: str) -> str:
 
 def announce_deal_end(deal: object, balances: Mapping[str, object], lang: str = "en") -> str:
     """"Deal 3 is over. Ann: +6; Bob: −2; the bank: −4." (the deal's balances)."""
-    _check_lang(lang)
+    check_lang(lang)
     head = {"en": f"Deal {deal} is over.", "ru": f"Талия {deal} окончена.",
             "fr": f"La taille {deal} est terminée."}[lang]
     return f"{head} {_balances_text(balances, lang)}." if balances else head
@@ -332,7 +339,7 @@ def announce_deal_end(deal: object, balances: Mapping[str, object], lang: str = 
 def announce_misdeal(settlements: Sequence[Mapping[str, Any]], lang: str = "en",
                      bets: Mapping[str, Mapping[str, Any]] | None = None) -> str:
     """Old Hoyle: on a misdeal the bank pays every bet standing."""
-    _check_lang(lang)
+    check_lang(lang)
     head = {"en": "Misdeal: the bank pays every bet standing.",
             "ru": "Неправильная сдача: банк платит по всем ставкам на столе.",
             "fr": f"Maldonne{_NB}: la banque paie toutes les mises en jeu."}[lang]
@@ -343,7 +350,7 @@ def announce_misdeal(settlements: Sequence[Mapping[str, Any]], lang: str = "en",
 
 def announce_pending(index: int, candidates: Sequence[str], lang: str = "en") -> str:
     """A card the reader could not be sure of waits for the dealer (index 0 = the soda)."""
-    _check_lang(lang)
+    check_lang(lang)
     number = int(index) + 1
     names = [card_name(c, lang) for c in candidates]
     joiner = {"en": " or ", "ru": " или ", "fr": " ou "}[lang]
@@ -361,7 +368,7 @@ def announce_pending(index: int, candidates: Sequence[str], lang: str = "en") ->
 def announce_event(event: Mapping[str, Any], lang: str = "en",
                    bets: Mapping[str, Mapping[str, Any]] | None = None) -> list[str]:
     """Everything one table event says, in order (often nothing: a bet placed is shown, not said)."""
-    _check_lang(lang)
+    check_lang(lang)
     kind = event.get("type")
     said: list[str] = []
     if kind in ("card", "confirm"):

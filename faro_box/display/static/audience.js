@@ -1,0 +1,16 @@
+"use strict";
+// The audience page: draws every message of the live stream; it never writes anything.
+(function () {
+  const F = window.Faro;
+  F.connect(function (msg) {
+    const s = msg.state, t = F.texts(msg.lang);
+    F.renderStatus(document.getElementById("status"), s, t);
+    F.renderBanners(document.getElementById("banners"), s, t, msg.lang);
+    F.renderLayout(document.getElementById("layout"), s, t, {});
+    F.renderCaseKeeper(document.getElementById("casekeeper"), s, t);
+    F.renderLastTurn(document.getElementById("lastturn"), s, t);
+    F.renderAnnouncements(document.getElementById("announcements"), msg.announcements, t);
+    F.renderBalances(document.getElementById("balances"), s, t);
+    F.renderHistory(document.getElementById("history"), s, t);
+  });
+})();

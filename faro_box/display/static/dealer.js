@@ -1,0 +1,228 @@
+"use strict";
+// The dealer's page: PIN login, then bets by tapping the layout, card confirmations, the deal.
+// Every write carries the CSRF token the login returned; the session cookie is HttpOnly.
+(function () {
+  const F = window.Faro;
+  const $ = function (id) { return document.getElementById(id); };
+  let csrf = null, msg = null, player = null, selection = [], callMode = false, copper = false,
+      winLose = false, source = null, counter = 0;
+
+  function say(text, ok) {
+    const m = $("message");
+    m.textContent = text || "";
+    m.className = "message " + (ok ? "ok" : "error");
+  }
+
+  async function post(url, body) {
+    const response = await fetch(url, {
+      method: "POST", credentials: "same-origin",
+      headers: { "content-type": "application/json", "x-csrf-token": csrf || "" },
+      body: JSON.stringify(body),
+    });
+    let doc = {};
+    try { doc = await response.json(); } catch (e) { doc = { error: "the server sent no JSON" }; }
+    return { status: response.status, doc: doc };
+  }
+
+  async function command(body, done) {
+    const r = await post("/api/command", body);
+    if (r.status === 401) { showLogin("Your session ended: enter the PIN again."); return false; }
+    if (r.status !== 200) { say(r.doc.error || ("refused (" + r.status + ")"), false); return false; }
+    say(done || "", true);
+    return true;
+  }
+
+  function showLogin(text) {
+    csrf = null;
+    $("desk").classList.add("hidden");
+    $("logout").classList.add("hidden");
+    $("login").classList.remove("hidden");
+    $("login-message").textContent = text || "";
+    $("pin").focus();
+  }
+
+  function showDesk() {
+    $("login").classList.add("hidden");
+    $("desk").classList.remove("hidden");
+    $("logout").classList.remove("hidden");
+    if (!source) source = F.connect(function (m) { msg = m; render(); });
+  }
+
+  $("login").addEventListener("submit", async function (e) {
+    e.preventDefault();
+    const pin = $("pin").value;
+    $("pin").value = "";
+    const r = await post("/api/login", { pin: pin });
+    if (r.status === 200) { csrf = r.doc.csrf; showDesk(); say("", true); }
+    else $("login-message").textContent = r.doc.error || ("refused (" + r.status + ")");
+  });
+
+  $("logout").addEventListener("click", async function () {
+    await post("/api/logout", {});
+    showLogin("");
+  });
+
+  function newId() {
+    counter += 1;
+    return "w" + Date.now().toString(36) + counter;
+  }
+
+  function render() {
+    if (!msg) return;
+    const s = msg.state, t = F.texts(msg.lang);
+    F.renderStatus($("status"), s, t);
+    F.renderBanners($("banners"), s, t);
+    const players = s.players || [];
+    if (players.indexOf(player) < 0) player = players.length ? players[0] : null;
+    const row = $("players");
+    F.clear(row);
+    players.forEach(function (p) {
+      const b = F.el("button", p === player ? "on" : "", F.displayName(p));
+      b.type = "button";
+      b.dataset.player = p;
+      b.addEventListener("click", function () { player = p; render(); });
+      row.appendChild(b);
+    });
+    F.renderLayout($("layout"), s, t, { selected: selection, showOrder: callMode, onTap: tap, onKind: placeKind });
+    $("copper").classList.toggle("on", copper);
+    $("copper").setAttribute("aria-pressed", String(copper));
+    $("winlose").classList.toggle("on", winLose);
+    $("winlose").setAttribute("aria-pressed", String(winLose));
+    $("call").classList.toggle("on", callMode);
+    renderBets(s);
+    renderPending(s, t);
+    const next = s.pending ? s.pending.index : s.next_index;
+    $("next-card").textContent = (next === null || next === undefined || s.finished) ? "" : "Card " + (next + 1) + ":";
+    const select = $("profile");
+    if (!select.options.length) {
+      (msg.profiles || []).forEach(function (name) { select.appendChild(new Option(name, name)); });
+    }
+    if (!$("players-input").value && players.length) $("players-input").value = players.join(", ");
+  }
+
+  function renderBets(s) {
+    const list = $("bets");
+    F.clear(list);
+    (s.open_bets || []).forEach(function (bet) {
+      const li = F.el("li");
+      const what = bet.kind + " " + (bet.ranks || []).join("-") + (bet.order ? " " + bet.order.join("-") : "");
+      li.appendChild(F.el("span", "", F.displayName(bet.player) + ": " + what + " \u00d7" + bet.stake +
+                          (bet.copper ? " (coppered)" : "")));
+      const b = F.el("button", "", "Withdraw");
+      b.type = "button";
+      b.dataset.withdraw = bet.id;
+      b.addEventListener("click", function () {
+        command({ type: "withdraw", player: bet.player, bet_id: bet.id }, "Withdrawn.");
+      });
+      li.appendChild(b);
+      list.appendChild(li);
+    });
+  }
+
+  function renderPending(s, t) {
+    const p = s.pending;
+    $("pending").classList.toggle("hidden", !p);
+    if (!p) return;
+    $("pending-title").textContent = t.pending.replace("{n}", p.index + 1);
+    const img = $("snapshot");
+    if (p.snapshot) {
+      const url = /^[A-Za-z0-9_.-]+$/.test(p.snapshot) ? "/snapshots/" + p.snapshot : p.snapshot;
+      if (url.charAt(0) === "/" && img.getAttribute("src") !== url) img.src = url;
+      img.classList.remove("hidden");
+    } else img.classList.add("hidden");
+    const row = $("candidates");
+    F.clear(row);
+    (p.candidates || []).forEach(function (c) {
+      const b = F.el("button", "primary", c);
+      b.type = "button";
+      b.addEventListener("click", function () { command({ type: "confirm", index: p.index, card: c }, "Confirmed " + c + "."); });
+      row.appendChild(b);
+    });
+  }
+
+  function tap(rank) {
+    if (callMode) { if (selection.length < 3) selection.push(rank); }
+    else {
+      const i = selection.indexOf(rank);
+      if (i >= 0) selection.splice(i, 1);
+      else if (selection.length < 4) selection.push(rank);
+    }
+    render();
+  }
+
+  function stake() { return parseInt($("stake").value, 10); }
+
+  async function placeSpec(spec) {
+    if (!player) { say("Start a deal with players first.", false); return; }
+    spec.id = newId();
+    spec.stake = stake();
+    const ok = await command({ type: "place", player: player, spec: spec }, "Bet placed for " + F.displayName(player) + ".");
+    if (ok) { selection = []; callMode = false; render(); }
+  }
+
+  function placeKind(kind) {
+    if (kind === "call") { callMode = true; selection = []; render(); return; }
+    const spec = { kind: kind };
+    if (kind === "high" && copper) spec.copper = true;
+    placeSpec(spec);
+  }
+
+  $("place").addEventListener("click", function () {
+    if (callMode) {
+      if (selection.length !== 3) { say("A call names three ranks: loser, winner, hock.", false); return; }
+      placeSpec({ kind: "call", order: selection.slice() });
+      return;
+    }
+    if (!selection.length) { say("Tap one rank, or two to four for a group.", false); return; }
+    let spec;
+    if (selection.length === 1) spec = { kind: "rank", ranks: selection.slice() };
+    else if (winLose && selection.length === 2) spec = { kind: "win_lose", ranks: selection.slice() };
+    else spec = { kind: "group", ranks: selection.slice() };
+    if (copper && spec.kind !== "win_lose") spec.copper = true;
+    placeSpec(spec);
+  });
+  $("call").addEventListener("click", function () { callMode = !callMode; selection = []; render(); });
+  $("clear").addEventListener("click", function () { selection = []; callMode = false; render(); });
+  $("copper").addEventListener("click", function () { copper = !copper; render(); });
+  $("winlose").addEventListener("click", function () { winLose = !winLose; render(); });
+  $("stake-up").addEventListener("click", function () { $("stake").value = String((stake() || 0) + 1); });
+  $("stake-down").addEventListener("click", function () { $("stake").value = String(Math.max(1, (stake() || 2) - 1)); });
+
+  // Irreversible buttons want a second tap within 3 s (a dialog would block the kiosk).
+  function armed(button, action) {
+    const label = button.textContent;
+    let timer = null;
+    button.addEventListener("click", function () {
+      if (!timer) {
+        button.textContent = "Tap again: " + label;
+        timer = setTimeout(function () { button.textContent = label; timer = null; }, 3000);
+        return;
+      }
+      clearTimeout(timer); timer = null; button.textContent = label;
+      action();
+    });
+  }
+  armed($("undo"), function () { command({ type: "undo" }, "The last card was taken back."); });
+  armed($("end"), function () { command({ type: "end_deal" }, "The deal is ended."); });
+  armed($("misdeal"), function () { command({ type: "misdeal" }, "Misdeal: the bank pays every bet standing."); });
+
+  $("enter-card").addEventListener("click", function () {
+    if (!msg) return;
+    const s = msg.state;
+    const index = s.pending ? s.pending.index : s.next_index;
+    const card = $("card").value.trim();
+    command({ type: "confirm", index: index, card: card }, "Card " + card + " entered.").then(function (ok) {
+      if (ok) $("card").value = "";
+    });
+  });
+
+  $("start").addEventListener("click", function () {
+    const names = $("players-input").value.split(/[,\s]+/).filter(function (x) { return x; });
+    command({ type: "start_deal", profile: $("profile").value, players: names, house_rules: {} }, "A new deal.");
+  });
+
+  fetch("/api/session", { credentials: "same-origin" }).then(async function (r) {
+    if (r.status === 200) { csrf = (await r.json()).csrf; showDesk(); }
+    else showLogin("");
+  });
+})();
