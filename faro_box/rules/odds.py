@@ -16,13 +16,18 @@ from __future__ import annotations
 import enum
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
 
 from faro_box.cards import DECK_SIZE, FULL_DECK, Card, Colour, Rank
 from faro_box.errors import RuleError
+from faro_box.rules.bets import Bet
+from faro_box.rules.deal import Deal
+from faro_box.rules.layout import GROUPS, PAIRS
+from faro_box.rules.profiles import BetKind, GroupBoth, HockRule, Profile, SplitShare, Triple
+from faro_box.rules.settle import CAT_HOP_PAYS, COLOUR_CALL_PAYS
 
 CARDS_PER_RANK = 4
 LAST_TURN = 25
@@ -32,45 +37,15 @@ ZERO = Fraction(0)
 ONE = Fraction(1)
 
 
-class Outcome(enum.Enum):
-    """How a bet on marked cards ends: the names are those of a plain (uncoppered) rank bet."""
-
-    LOSE = "lose"
-    WIN = "win"
-    SPLIT = "split"
-    PUSH = "push"
-    VOID = "void"
-
-
 class CallKind(enum.Enum):
     TURN = "turn"  # three different ranks: six orders
     CAT_HOP = "cat_hop"  # two of one rank: three orders of ranks
     TRIPLE = "triple"  # three of one rank: three orders of colours (or no call)
 
 
-@dataclass(frozen=True, slots=True)
-class House:
-    """The profile fields odds depend on, as plain values (read from a rules ``Profile``)."""
-
-    split: Fraction = Fraction(1, 2)  # share of a rank bet's stake the bank takes on a split
-    group_both: str = "push"  # "push" or "loser"
-    hock: str = "push"  # "push" or "void"
-    turn_pays: int = 4
-    cat_hop_pays: int = 2
-    triple: str = "colors"  # "colors" or "none"
-    kinds: frozenset[str] = frozenset({"rank", "group", "win_lose", "high", "odd", "even", "call"})
-
-    def __post_init__(self) -> None:
-        if not (ZERO < self.split <= ONE):
-            raise RuleError(f"a split share must be in (0, 1], not {self.split!r}")
-        if self.group_both not in ("push", "loser"):
-            raise RuleError(f"group_both must be 'push' or 'loser', not {self.group_both!r}")
-        if self.hock not in ("push", "void"):
-            raise RuleError(f"hock must be 'push' or 'void', not {self.hock!r}")
-        if self.triple not in ("colors", "none"):
-            raise RuleError(f"triple must be 'colors' or 'none', not {self.triple!r}")
-        if self.turn_pays < 1:
-            raise RuleError(f"turn_pays must be a positive whole number, not {self.turn_pays!r}")
+def split_share(profile: Profile) -> Fraction:
+    """The part of a rank bet's stake the bank takes on a split of that rank."""
+    return Fraction(1, 2) if profile.split is SplitShare.HALF else ONE
 
 
 # ---------------------------------------------------------------------------------------------
@@ -216,64 +191,109 @@ class RankTurn:
     wins: Fraction
     splits: Fraction
 
+    def to_json(self) -> dict[str, object]:
+        return {"rank": self.rank.symbol, "cards": self.cards, "loses": float(self.loses),
+                "wins": float(self.wins), "splits": float(self.splits),
+                "odds_against_split": odds_against(self.splits)}
+
 
 @dataclass(frozen=True, slots=True)
-class BetOdds:
-    """One bet's chances and its expected change per unit of stake (``ev``; the edge is -ev).
+class Chances:
+    """How a bet ends, per unit of stake: the five results, what a win pays, what a split costs."""
 
-    For rank, group and win_lose bets: over the rest of the deal, until the bet settles.
-    For high, odd and even (``per_turn``): for the next turn; such a bet standing to the end of
-    the deal expects ``ev * turns_left`` since every remaining turn is alike in distribution.
-    For a call: one order of the last three cards.
-    """
-
-    kind: str
-    ranks: tuple[Rank, ...]
-    copper: bool
     win: Fraction
     lose: Fraction
     split: Fraction
     push: Fraction
     void: Fraction
-    pays: Fraction
-    split_share: Fraction
-    order: tuple[Rank | Colour, ...] = ()
-    per_turn: bool = False
-    ev: Fraction = field(init=False)
+    pays: Fraction = ONE  # to 1, on a win
+    split_share: Fraction = Fraction(1, 2)  # of the stake, lost on a split
+    ev: Fraction = field(init=False)  # the expected change per unit of stake
 
     def __post_init__(self) -> None:
-        ev = self.win * self.pays - self.lose - self.split * self.split_share
-        object.__setattr__(self, "ev", ev)
+        if self.win + self.lose + self.split + self.push + self.void != 1:
+            raise RuleError(f"chances must add up to 1: {self!r}")
+        object.__setattr__(self, "ev", self.win * self.pays - self.lose - self.split * self.split_share)
+
+
+@dataclass(frozen=True, slots=True)
+class BetOdds:
+    """One bet's chances and its expected change per unit of stake (``ev``; the edge is -ev).
+
+    Rank, group and win_lose bets: over the rest of the deal, until the bet settles (``push``
+    and ``void`` include the hock result). High, odd and even (``per_turn``): the next turn; such
+    a bet left standing to the end expects ``ev`` on every remaining turn, since every remaining
+    turn is alike in distribution. A call: one order of the last three cards.
+    """
+
+    kind: BetKind
+    ranks: tuple[Rank, ...]
+    copper: bool
+    chances: Chances
+    order: tuple[Rank | Colour, ...] = ()
+
+    @property
+    def win(self) -> Fraction:
+        return self.chances.win
+
+    @property
+    def lose(self) -> Fraction:
+        return self.chances.lose
+
+    @property
+    def split(self) -> Fraction:
+        return self.chances.split
+
+    @property
+    def push(self) -> Fraction:
+        return self.chances.push
+
+    @property
+    def void(self) -> Fraction:
+        return self.chances.void
+
+    @property
+    def pays(self) -> Fraction:
+        return self.chances.pays
+
+    @property
+    def ev(self) -> Fraction:
+        return self.chances.ev
+
+    @property
+    def per_turn(self) -> bool:
+        return self.kind in _EVERY_TURN
 
     @property
     def edge(self) -> Fraction:
         """The house's edge: what the bank expects to keep per unit staked."""
         return -self.ev
 
-    @property
-    def label(self) -> str:
-        names = "+".join(r.symbol for r in self.ranks)
-        if self.kind == "win_lose":
-            names = f"{self.ranks[0].symbol} to lose, {self.ranks[1].symbol} to win"
-        if self.kind == "call":
-            names = " ".join(o.symbol if isinstance(o, Rank) else o.value for o in self.order)
-        return f"{self.kind} {names}".strip() + (" coppered" if self.copper else "")
-
     def to_json(self) -> dict[str, object]:
-        doc: dict[str, object] = {"kind": self.kind, "ranks": [r.symbol for r in self.ranks]}
-        if self.copper:
-            doc["copper"] = True
+        doc: dict[str, object] = {"kind": self.kind.value}
+        if self.ranks:
+            doc["ranks"] = [r.symbol for r in self.ranks]
         if self.order:
             doc["order"] = [o.symbol if isinstance(o, Rank) else o.value for o in self.order]
-        doc |= {
-            "win": float(self.win), "lose": float(self.lose), "split": float(self.split),
-            "push": float(self.push), "void": float(self.void),
-            "pays": odds_text(self.pays), "odds_against_win": odds_against(self.win),
-            "ev": float(self.ev), "edge": float(self.edge),
-        }
+        if self.copper:
+            doc["copper"] = True
+        doc |= _chances_json(self.chances)
         if self.per_turn:
             doc["per_turn"] = True
         return doc
+
+
+_EVERY_TURN = frozenset({BetKind.HIGH, BetKind.ODD, BetKind.EVEN})
+
+
+@lru_cache(maxsize=8192)
+def _chances_json(c: Chances) -> dict[str, object]:
+    return {
+        "win": float(c.win), "lose": float(c.lose), "split": float(c.split),
+        "push": float(c.push), "void": float(c.void),
+        "pays": odds_text(c.pays), "odds_against_win": odds_against(c.win),
+        "ev": float(c.ev), "edge": float(-c.ev),
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,97 +301,131 @@ class CallOdds:
     """Calling the turn before the last turn: every order of the last three cards."""
 
     kind: CallKind
-    orders: tuple[BetOdds, ...]  # each order equally likely; empty when the profile has no call
-    pays: Fraction | None  # None: the profile allows no call for these cards
+    pays: Fraction | None  # None: the profile allows no call on these three cards
+    orders: tuple[BetOdds, ...]  # empty when no call is allowed, or a triple's colours are unknown
+    chance: Fraction  # of one order: 1/6 for three ranks, 1/3 for a cat-hop or a triple's colours
 
     @property
     def true_odds(self) -> Fraction:
         """The true odds against one order: 5 (to 1) for three different ranks."""
-        return (1 - self.orders[0].win) / self.orders[0].win if self.orders else ZERO
+        return (1 - self.chance) / self.chance
+
+    @property
+    def ev(self) -> Fraction | None:
+        return None if self.pays is None else self.chance * self.pays - (1 - self.chance)
 
     def to_json(self) -> dict[str, object]:
+        ev = self.ev
         return {
             "kind": self.kind.value,
-            "pays": odds_text(self.pays) if self.pays is not None else None,
-            "true_odds": odds_text(self.true_odds) if self.orders else None,
+            "pays": odds_text(self.pays),
+            "true_odds": odds_text(self.true_odds),
+            "ev": None if ev is None else float(ev),
+            "edge": None if ev is None else float(-ev),
             "orders": [o.to_json() for o in self.orders],
         }
 
 
 @dataclass(frozen=True, slots=True)
 class LastThree:
-    """What the last three cards (loser, winner, hock of turn 25) will be: the call's kind."""
+    """What the last three cards (turn 25's loser and winner, the hock) will be."""
 
     turn: Fraction  # three different ranks
     cat_hop: Fraction
     triple: Fraction
 
+    def to_json(self) -> dict[str, object]:
+        return {"turn": float(self.turn), "cat_hop": float(self.cat_hop), "triple": float(self.triple)}
+
 
 @dataclass(frozen=True, slots=True)
 class KindEdge:
-    """The house's edge for one bet kind (plain or coppered): lowest and highest over its bets."""
+    """The house's edge for one bet kind (plain or coppered): lowest and highest over its bets.
 
-    kind: str
+    For a call before the last turn: the edge averaged over what the last three cards may be.
+    """
+
+    kind: BetKind
     copper: bool
     low: Fraction
     high: Fraction
 
     def to_json(self) -> dict[str, object]:
-        return {"kind": self.kind, "copper": self.copper, "low": float(self.low), "high": float(self.high)}
+        return {"kind": self.kind.value, "copper": self.copper, "low": float(self.low), "high": float(self.high)}
+
+
+@dataclass(frozen=True, slots=True)
+class OpenBetOdds:
+    """A bet standing on the layout, with the odds of its kind and its expected change in chips."""
+
+    bet: Bet
+    odds: BetOdds
+
+    @property
+    def expected(self) -> Fraction:
+        return self.odds.ev * self.bet.stake
+
+    def to_json(self) -> dict[str, object]:
+        return {"bet": self.bet.id, "player": self.bet.player, "barred": self.bet.barred,
+                "expected": float(self.expected), "odds": self.odds.to_json()}
 
 
 @dataclass(frozen=True, slots=True)
 class LiveOdds:
+    """The full refresh for one betting moment."""
+
     state: BoxState
-    house: House
-    next_turn: tuple[RankTurn, ...]  # all 13 ranks (zeros for a finished rank); empty at the end
-    rank_bets: tuple[BetOdds, ...]  # plain then coppered, for every rank with cards left
-    group_bets: tuple[BetOdds, ...]
-    win_lose_bets: tuple[BetOdds, ...]
+    profile: Profile
+    next_turn: tuple[RankTurn, ...]  # all 13 ranks (zeros for a finished one); empty at the end
+    rank_bets: tuple[BetOdds, ...]  # plain then coppered, every rank with cards left
+    group_bets: tuple[BetOdds, ...]  # plain then coppered, every layout group the deal accepts now
+    win_lose_bets: tuple[BetOdds, ...]  # both directions of every two-rank group
     turn_bets: tuple[BetOdds, ...]  # high, high coppered, odd, even: the next turn
     call: CallOdds | None  # before the last turn only
     last_three: LastThree | None
-    call_edge: Fraction | None  # a call made before turn 25, over all the last three may be
     edges: tuple[KindEdge, ...]
+    open_bets: tuple[OpenBetOdds, ...] = ()
 
     @property
     def bets(self) -> tuple[BetOdds, ...]:
         calls = self.call.orders if self.call else ()
         return self.rank_bets + self.group_bets + self.win_lose_bets + self.turn_bets + calls
 
-    def find(self, kind: str, ranks: Sequence[Rank] = (), copper: bool = False,
+    def edge(self, kind: BetKind, copper: bool = False) -> KindEdge | None:
+        return next((e for e in self.edges if e.kind is kind and e.copper == copper), None)
+
+    def find(self, kind: BetKind, ranks: Sequence[Rank] = (), copper: bool = False,
              order: Sequence[Rank | Colour] = ()) -> BetOdds | None:
-        for bet in self.bets:
-            if bet.kind != kind or bet.copper != copper:
+        """The odds of one bet on the layout (a group's ranks in any order), or None."""
+        wanted = tuple(ranks)
+        for odds in self.bets:
+            if odds.kind is not kind or odds.copper != copper:
                 continue
-            if kind == "call":
-                if tuple(order) == bet.order:
-                    return bet
-            elif kind in ("group",) and frozenset(ranks) == frozenset(bet.ranks):
-                return bet
-            elif tuple(ranks) == bet.ranks:
-                return bet
+            if kind is BetKind.CALL:
+                if tuple(order) == odds.order:
+                    return odds
+            elif kind is BetKind.GROUP:
+                if frozenset(wanted) == frozenset(odds.ranks):
+                    return odds
+            elif wanted == odds.ranks:
+                return odds
         return None
 
     def to_json(self) -> dict[str, object]:
+        """For the display: floats, and odds as "a to b" text."""
         state = self.state
         return {
+            "profile": self.profile.name,
             "next_index": state.next_index,
             "turn": state.next_turn,
             "turns_left": state.turns_left,
             "cards_left": state.cards_left,
-            "next_turn": [
-                {"rank": t.rank.symbol, "cards": t.cards, "loses": float(t.loses), "wins": float(t.wins),
-                 "splits": float(t.splits), "odds_against_split": odds_against(t.splits)}
-                for t in self.next_turn
-            ],
-            "bets": [b.to_json() for b in self.bets],
+            "next_turn": [t.to_json() for t in self.next_turn],
+            "bets": [b.to_json() for b in self.bets if b.kind is not BetKind.CALL],
             "call": self.call.to_json() if self.call else None,
-            "last_three": None if self.last_three is None else {
-                "turn": float(self.last_three.turn), "cat_hop": float(self.last_three.cat_hop),
-                "triple": float(self.last_three.triple)},
-            "call_edge": None if self.call_edge is None else float(self.call_edge),
+            "last_three": self.last_three.to_json() if self.last_three else None,
             "edges": [e.to_json() for e in self.edges],
+            "open_bets": [o.to_json() for o in self.open_bets],
         }
 
 
@@ -388,8 +442,9 @@ def odds_text(ratio: Fraction | None) -> str | None:
     return f"{float(ratio):.2f} to 1"
 
 
+@lru_cache(maxsize=4096)
 def odds_against(p: Fraction) -> str | None:
-    """The odds against an event of chance ``p``: 1/6 -> "5 to 1"; impossible -> None."""
+    """The odds against an event of chance ``p``: 1/6 -> "5 to 1"; an impossible one -> None."""
     if p <= 0:
         return None
     return odds_text((1 - p) / p)
@@ -413,96 +468,112 @@ def next_turn_odds(state: BoxState) -> tuple[RankTurn, ...]:
     return tuple(result)
 
 
-def marked_bet_odds(state: BoxState, house: House, kind: str, ranks: Sequence[Rank],
-                    copper: bool = False) -> BetOdds:
-    """A rank, group or win_lose bet standing from now until it settles (or the hock)."""
+def bet_odds(state: BoxState, profile: Profile, kind: BetKind, ranks: Sequence[Rank],
+             copper: bool = False) -> BetOdds:
+    """A rank, group or win_lose bet (win_lose: to lose, to win) placed now, until it settles."""
     ranks = tuple(ranks)
-    counts = [state.count(r) for r in ranks]
-    g = sum(counts)
-    if g == 0:
-        raise RuleError(f"no card of {'+'.join(r.symbol for r in ranks)!r} is left in the box")
-    show = first_show(g, state.cards_left, state.neutral)
-    pairs = g * (g - 1)
-    # Given that both cards of the turn are marked, they are a uniform ordered pair of marked cards.
-    same = Fraction(sum(c * (c - 1) for c in counts), pairs) if pairs else ZERO
-    hock_push = show.never if house.hock == "push" else ZERO
-    hock_void = show.never - hock_push
-    if kind == "win_lose":
-        if len(ranks) != 2 or copper:
-            raise RuleError(f"a win_lose bet names two ranks and is never coppered, not {ranks!r}")
-        cx, cy = counts
-        crossed = show.both * Fraction(cx * cy, pairs) if pairs else ZERO
-        win = show.loser_only * Fraction(cx, g) + show.winner_only * Fraction(cy, g) + crossed
-        lose = show.loser_only * Fraction(cy, g) + show.winner_only * Fraction(cx, g) + crossed
-        push = show.both - 2 * crossed + hock_push
-        return BetOdds(kind, ranks, False, win, lose, ZERO, push, hock_void, ONE, house.split)
-    if kind not in ("rank", "group"):
+    if kind not in (BetKind.RANK, BetKind.GROUP, BetKind.WIN_LOSE):
         raise RuleError(f"{kind!r} is not a bet on ranks (rank, group, win_lose)")
+    if kind is BetKind.WIN_LOSE and (len(ranks) != 2 or copper):
+        raise RuleError(f"a win_lose bet names two ranks and is never coppered, not {ranks!r}")
+    counts = tuple(state.count(r) for r in ranks)
+    if not sum(counts) or not state.turns_left:
+        raise RuleError(f"no turn is left to show {'+'.join(r.symbol for r in ranks)!r}")
+    if kind is not BetKind.WIN_LOSE:
+        counts = tuple(sorted(counts))  # the order of a rank or group bet's ranks does not matter
+    chances = _ranked_chances(kind, counts, state.cards_left, state.neutral, copper,
+                              profile.split, profile.group_both, profile.hock)
+    return BetOdds(kind, ranks, copper, chances)
+
+
+@lru_cache(maxsize=8192)
+def _ranked_chances(kind: BetKind, counts: tuple[int, ...], cards_left: int, neutral: int, copper: bool,
+                    split_rule: SplitShare, group_both: GroupBoth | None, hock: HockRule) -> Chances:
+    g = sum(counts)
+    show = first_show(g, cards_left, neutral)
+    pairs = g * (g - 1)
+    share = ONE if split_rule is SplitShare.ALL else Fraction(1, 2)
+    hock_push = show.never if hock is HockRule.PUSH else ZERO
+    hock_void = show.never - hock_push
+    if kind is BetKind.WIN_LOSE:
+        to_lose, to_win = counts
+        # Both cards marked: a uniform ordered pair of marked cards; (to_lose, to_win) wins,
+        # the reverse loses, two of one rank push (good and bad at once).
+        crossed = show.both * Fraction(to_lose * to_win, pairs) if pairs else ZERO
+        win = show.loser_only * Fraction(to_lose, g) + show.winner_only * Fraction(to_win, g) + crossed
+        lose = show.loser_only * Fraction(to_win, g) + show.winner_only * Fraction(to_lose, g) + crossed
+        push = show.both - 2 * crossed + hock_push
+        return Chances(win, lose, ZERO, push, hock_void, ONE, share)
     win, lose = (show.loser_only, show.winner_only) if copper else (show.winner_only, show.loser_only)
     split = push = ZERO
-    if kind == "rank":
+    if kind is BetKind.RANK:
         split = show.both
-    elif house.group_both == "push":
-        push = show.both
-    else:
+    elif group_both is GroupBoth.LOSER:
         # Seed 003: the stake counts whole on each card, so the loser decides; one rank: a split.
-        split = show.both * same
+        split = show.both * Fraction(sum(c * (c - 1) for c in counts), pairs)
         if copper:
             win += show.both - split
         else:
             lose += show.both - split
-    return BetOdds(kind, ranks, copper, win, lose, split, push + hock_push, hock_void, ONE, house.split)
+    else:
+        push = show.both
+    return Chances(win, lose, split, push + hock_push, hock_void, ONE, share)
 
 
-def turn_bet_odds(state: BoxState, house: House) -> tuple[BetOdds, ...]:
+def turn_bet_odds(state: BoxState, profile: Profile) -> tuple[BetOdds, ...]:
     """High (plain and coppered), odd and even for the next turn; a pair of one kind pushes."""
     if not state.turns_left:
         return ()
     n = state.cards_left
     pairs = n * (n - 1)
     c = state.counts
+    # The loser lower than the winner, or the reverse: equally likely.
     ascending = Fraction(sum(c[a] * c[b] for a in range(len(c)) for b in range(a + 1, len(c))), pairs)
     odd = sum(x for rank, x in zip(Rank, c, strict=True) if rank.is_odd)
     crossed = Fraction(odd * (n - odd), pairs)
-
-    def bet(kind: str, copper: bool, win: Fraction, lose: Fraction) -> BetOdds:
-        return BetOdds(kind, (), copper, win, lose, ZERO, 1 - win - lose, ZERO, ONE, house.split, per_turn=True)
-
-    bets = []
-    if "high" in house.kinds:
-        bets += [bet("high", False, ascending, ascending), bet("high", True, ascending, ascending)]
-    for kind in ("odd", "even"):
-        if kind in house.kinds:
-            bets.append(bet(kind, False, crossed, crossed))
-    return tuple(bets)
+    share = split_share(profile)
+    chances = {BetKind.HIGH: ascending, BetKind.ODD: crossed, BetKind.EVEN: crossed}
+    return tuple(
+        BetOdds(kind, (), copper, Chances(p, p, ZERO, 1 - 2 * p, ZERO, ONE, share))
+        for kind, coppers in ((BetKind.HIGH, (False, True)), (BetKind.ODD, (False,)), (BetKind.EVEN, (False,)))
+        if profile.allows(kind)
+        for copper in coppers
+        for p in (chances[kind],)
+    )
 
 
-def call_odds(state: BoxState, house: House) -> CallOdds | None:
+def _call_pays(kind: CallKind, profile: Profile) -> int | None:
+    if kind is CallKind.TURN:
+        return profile.turn_pays
+    if kind is CallKind.CAT_HOP:
+        return CAT_HOP_PAYS
+    return COLOUR_CALL_PAYS if profile.triple is Triple.COLORS else None
+
+
+def call_odds(state: BoxState, profile: Profile) -> CallOdds | None:
     """Before the last turn: each order of the last three cards (loser, winner, hock)."""
-    if state.cards_left != 3 or state.neutral:
+    if state.cards_left != 3 or not profile.allows(BetKind.CALL):
         return None
     ranks = [rank for rank in Rank for _ in range(state.count(rank))]
     kind = {3: CallKind.TURN, 2: CallKind.CAT_HOP, 1: CallKind.TRIPLE}[len(set(ranks))]
-    if "call" not in house.kinds or (kind is CallKind.TRIPLE and house.triple == "none"):
-        return CallOdds(kind, (), None)
-    pays = Fraction(house.turn_pays if kind is CallKind.TURN else house.cat_hop_pays)
-    names: list[Rank | Colour]
-    if kind is CallKind.TRIPLE:
-        if state.cards is None:
-            return CallOdds(kind, (), pays)  # the colours are unknown from counts alone
-        names = [card.colour for card in state.cards]
-    else:
-        names = list(ranks)
-    # Each of the 3! orders of the three physical cards is equally likely.
-    orders: dict[tuple[Rank | Colour, ...], int] = {}
+    chance = Fraction(1, 6) if kind is CallKind.TURN else Fraction(1, 3)
+    pays = _call_pays(kind, profile)
+    if pays is None or (kind is CallKind.TRIPLE and state.cards is None):
+        return CallOdds(kind, None if pays is None else Fraction(pays), (), chance)
+    names: list[Rank | Colour] = (
+        [card.colour for card in state.cards] if kind is CallKind.TRIPLE and state.cards else list(ranks))
+    # Each of the 3! orders of the three cards is equally likely; count the ones each call names.
+    seen: dict[tuple[Rank | Colour, ...], int] = {}
     for perm in itertools.permutations(names):
-        orders[perm] = orders.get(perm, 0) + 1
-    called = tuple(dict.fromkeys(ranks))
-    return CallOdds(kind, tuple(
-        BetOdds("call", called, False, Fraction(k, 6), 1 - Fraction(k, 6), ZERO, ZERO, ZERO, pays,
-                house.split, order=order)
-        for order, k in sorted(orders.items(), key=lambda item: [_order_key(o) for o in item[0]])
-    ), pays)
+        seen[perm] = seen.get(perm, 0) + 1
+    share = split_share(profile)
+    orders = tuple(
+        BetOdds(BetKind.CALL, (), False,
+                Chances(Fraction(k, 6), 1 - Fraction(k, 6), ZERO, ZERO, ZERO, Fraction(pays), share), order)
+        for order, k in sorted(seen.items(), key=lambda item: [_order_key(o) for o in item[0]])
+    )
+    assert all(o.win == chance for o in orders)
+    return CallOdds(kind, Fraction(pays), orders, chance)
 
 
 def _order_key(name: Rank | Colour) -> int:
@@ -520,58 +591,84 @@ def last_three_odds(state: BoxState) -> LastThree | None:
     return LastThree(1 - triple - cat_hop, cat_hop, triple)
 
 
-def forward_call_edge(last: LastThree, house: House) -> Fraction | None:
+def call_edge(last: LastThree, profile: Profile) -> Fraction | None:
     """The edge of calling the turn, averaged over the last three cards the deal may leave."""
-    if "call" not in house.kinds:
+    if not profile.allows(BetKind.CALL):
         return None
-    # One order wins 1 in 6 (turn) or 2 in 6 (cat-hop, a triple's colours).
-    weighted = [(last.turn, Fraction(1, 6), house.turn_pays), (last.cat_hop, Fraction(1, 3), house.cat_hop_pays)]
-    if house.triple == "colors":
-        weighted.append((last.triple, Fraction(1, 3), house.cat_hop_pays))
-    allowed = sum(w for w, _, _ in weighted)
+    weighted = []
+    for kind, weight in ((CallKind.TURN, last.turn), (CallKind.CAT_HOP, last.cat_hop), (CallKind.TRIPLE, last.triple)):
+        pays = _call_pays(kind, profile)
+        if pays is not None and weight:
+            chance = Fraction(1, 6) if kind is CallKind.TURN else Fraction(1, 3)
+            weighted.append((weight, (1 - chance) - chance * pays))
+    allowed = sum(w for w, _ in weighted)
     if not allowed:
         return None
-    return sum((w * ((1 - p) - p * pays) for w, p, pays in weighted), ZERO) / allowed
+    return sum((w * edge for w, edge in weighted), ZERO) / allowed
 
 
-def live_odds(state: BoxState, house: House, groups: Iterable[frozenset[Rank]] = ()) -> LiveOdds:
-    """The full refresh: every rank's next turn, every bet on the layout, every kind's edge."""
+def odds_for_state(state: BoxState, profile: Profile) -> LiveOdds:
+    """The full refresh: every rank's next turn, every bet the deal accepts now, every edge."""
     rank_bets: list[BetOdds] = []
     group_bets: list[BetOdds] = []
     win_lose_bets: list[BetOdds] = []
     if state.turns_left:
         live = [rank for rank in Rank if state.count(rank)]
-        if "rank" in house.kinds:
-            for copper in (False, True):
-                rank_bets += [marked_bet_odds(state, house, "rank", (r,), copper) for r in live]
-        ordered = sorted((tuple(sorted(g)) for g in groups), key=lambda g: (len(g), g))
-        if "group" in house.kinds:
-            for copper in (False, True):
-                group_bets += [marked_bet_odds(state, house, "group", g, copper)
-                               for g in ordered if any(state.count(r) for r in g)]
-        if "win_lose" in house.kinds:
-            for x, y in (g for g in ordered if len(g) == 2):
-                for pair in ((x, y), (y, x)):
-                    if state.count(x) + state.count(y):
-                        win_lose_bets.append(marked_bet_odds(state, house, "win_lose", pair))
-    call = call_odds(state, house)
+        if profile.allows(BetKind.RANK):
+            rank_bets = [bet_odds(state, profile, BetKind.RANK, (r,), copper) for copper in (False, True) for r in live]
+        # The deal accepts a group or win_lose bet only while each of its ranks has a card left.
+        standing = [g for g in _LAYOUT_GROUPS if all(state.count(r) for r in g)]
+        if profile.allows(BetKind.GROUP):
+            group_bets = [bet_odds(state, profile, BetKind.GROUP, g, copper)
+                          for copper in (False, True) for g in standing]
+        if profile.allows(BetKind.WIN_LOSE):
+            win_lose_bets = [bet_odds(state, profile, BetKind.WIN_LOSE, pair)
+                             for g in standing if frozenset(g) in PAIRS for pair in (g, g[::-1])]
+    call = call_odds(state, profile)
     last = last_three_odds(state)
-    call_edge = forward_call_edge(last, house) if last is not None else None
-    result = LiveOdds(
-        state, house, next_turn_odds(state), tuple(rank_bets), tuple(group_bets), tuple(win_lose_bets),
-        turn_bet_odds(state, house), call, last, call_edge, (),
-    )
-    return _with_edges(result)
-
-
-def _with_edges(odds: LiveOdds) -> LiveOdds:
-    spans: dict[tuple[str, bool], tuple[Fraction, Fraction]] = {}
+    odds = LiveOdds(state, profile, next_turn_odds(state), tuple(rank_bets), tuple(group_bets),
+                    tuple(win_lose_bets), turn_bet_odds(state, profile), call, last, ())
+    spans: dict[tuple[BetKind, bool], tuple[Fraction, Fraction]] = {}
     for bet in odds.bets:
-        key = (bet.kind, bet.copper)
-        low, high = spans.get(key, (bet.edge, bet.edge))
-        spans[key] = (min(low, bet.edge), max(high, bet.edge))
-    if odds.call is None and odds.call_edge is not None:
-        spans[("call", False)] = (odds.call_edge, odds.call_edge)
-    edges = tuple(KindEdge(kind, copper, low, high) for (kind, copper), (low, high) in spans.items())
-    return LiveOdds(odds.state, odds.house, odds.next_turn, odds.rank_bets, odds.group_bets,
-                    odds.win_lose_bets, odds.turn_bets, odds.call, odds.last_three, odds.call_edge, edges)
+        ev = bet.chances.ev
+        worst, best = spans.get((bet.kind, bet.copper), (ev, ev))
+        spans[(bet.kind, bet.copper)] = (min(worst, ev), max(best, ev))
+    if call is None and last is not None:
+        forward = call_edge(last, profile)
+        if forward is not None:
+            spans[(BetKind.CALL, False)] = (-forward, -forward)
+    edges = tuple(KindEdge(kind, copper, -best, -worst) for (kind, copper), (worst, best) in spans.items())
+    return replace(odds, edges=edges)
+
+
+_DECK_ORDER = {card: i for i, card in enumerate(FULL_DECK)}
+_LAYOUT_GROUPS: tuple[tuple[Rank, ...], ...] = tuple(
+    sorted((tuple(sorted(g)) for g in GROUPS), key=lambda g: (len(g), g)))
+
+
+def live_odds(remaining: Mapping[Rank, int] | Iterable[Rank | Card], next_index: int,
+              profile: Profile) -> LiveOdds:
+    """The full refresh from the case (counts per rank) or the remaining ranks or cards."""
+    return odds_for_state(BoxState.of(remaining, next_index), profile)
+
+
+def deal_edges(profile: Profile) -> tuple[KindEdge, ...]:
+    """The house's edge of each bet kind over a whole deal: bets placed before the soda."""
+    return odds_for_state(fresh_state(), profile).edges
+
+
+def odds_for_deal(deal: Deal) -> LiveOdds:
+    """The refresh for a deal between turns, with the odds of each bet standing on the layout."""
+    if not (deal.between_turns or deal.next_index >= DECK_SIZE - 1):
+        raise RuleError(
+            f"odds are computed between turns; the deal is inside turn {deal.next_turn!r} "
+            f"(next card index {deal.next_index!r}): ask again after the winner")
+    remaining: list[Card] = sorted(deal.remaining, key=_DECK_ORDER.__getitem__)
+    state = BoxState.of(remaining, deal.next_index)
+    odds = odds_for_state(state, deal.profile)
+    standing = []
+    for bet in deal.open_bets:
+        found = odds.find(bet.kind, bet.ranks, bet.copper, bet.order)
+        if found is not None:
+            standing.append(OpenBetOdds(bet, found))
+    return replace(odds, open_bets=tuple(standing))
