@@ -1,0 +1,317 @@
+"""The box's configuration: one TOML file, read once at start, refused whole if anything is off.
+
+Every key is known: an unknown key or a bad value raises ConfigError naming the key
+(``camera.fps: expected a positive whole number, got 'fast'``), so a typo never silently falls
+back to a default on a box nobody is watching. The result is frozen dataclasses.
+
+    journal = "/var/lib/faro-box/journal.sqlite"
+    profile = "foster"
+    players = ["ann", "bob"]
+    pin_hash = "scrypt$16384$8$1$..."        # faro-box pin
+    [house_rules]      turn_pays = 4
+    [camera]           source = "picamera2"; window = [[x, y], ...4]; width; height; fps;
+                       deck_profile; min_confidence
+    [case_keeper]      kind = "screen" | "fake" | "led" | "servo"; port; baudrate; pins = {...};
+                       geometry = {rod_length, bead, gap}
+    [buttons]          enabled; undo; confirm; new_deal; bounce_time; stuck_after
+    [display]          web; host = "127.0.0.1"; port = 8000; terminal; language; speech; lcd = {...}
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from faro_box.errors import ConfigError, FaroBoxError
+from faro_box.events import MAX_PLAYERS, StartDeal
+
+CAMERA_SOURCES = ("picamera2", "synthetic")
+CASE_KEEPER_KINDS = ("screen", "fake", "led", "servo")
+LANGUAGES = ("en", "ru", "fr")
+LED_PINS = ("data", "clock", "latch", "enable")
+GEOMETRY_KEYS = ("rod_length", "bead", "gap")
+
+
+# ----- value checks: each returns the value or raises ConfigError naming the key ---------------
+def _fail(key: str, expected: str, value: object) -> ConfigError:
+    return ConfigError(f"{key}: expected {expected}, got {value!r}")
+
+
+def _positive_int(key: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise _fail(key, "a positive whole number", value)
+    return value
+
+
+def _port(key: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 65535:
+        raise _fail(key, "a TCP port 1..65535", value)
+    return value
+
+
+def _fraction(key: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise _fail(key, "a number from 0 to 1", value)
+    return float(value)
+
+
+def _seconds(key: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise _fail(key, "a number of seconds >= 0", value)
+    return float(value)
+
+
+def _bool(key: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(key, "true or false", value)
+    return value
+
+
+def _text(key: str, value: object) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _fail(key, "non-empty text", value)
+    return value
+
+
+def _choice(options: tuple[str, ...]) -> Callable[[str, object], str]:
+    def check(key: str, value: object) -> str:
+        if value not in options:
+            raise _fail(key, "one of " + ", ".join(map(repr, options)), value)
+        return str(value)
+    return check
+
+
+def _gpio(key: str, value: object) -> int | str:
+    # gpiozero takes BCM numbers (17) or names ("GPIO17", "BOARD11").
+    if isinstance(value, bool) or not (isinstance(value, int) and 0 <= value <= 53
+                                       or isinstance(value, str) and value.strip()):
+        raise _fail(key, "a GPIO pin number 0..53 or a name like 'GPIO17'", value)
+    return value
+
+
+def _camera_source(key: str, value: object) -> str:
+    # picamera2, synthetic, a V4L2 device (/dev/video0), a device number ("0") or a video file.
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return str(value)
+    return _text(key, value)
+
+
+def _window(key: str, value: object) -> tuple[tuple[float, float], ...]:
+    expected = "4 corners [[x, y], ...] clockwise from top-left, in pixels"
+    if not isinstance(value, list) or len(value) != 4:
+        raise _fail(key, expected, value)
+    corners = []
+    for corner in value:
+        if not (isinstance(corner, list) and len(corner) == 2 and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
+                for v in corner)):
+            raise _fail(key, expected, value)
+        corners.append((float(corner[0]), float(corner[1])))
+    return tuple(corners)
+
+
+def _players(key: str, value: object) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise _fail(key, f"a list of up to {MAX_PLAYERS} names", value)
+    try:
+        return StartDeal("foster", tuple(value), {}).players
+    except FaroBoxError as exc:
+        raise ConfigError(f"{key}: {exc}") from None
+
+
+def _pin_hash(key: str, value: object) -> str:
+    if not isinstance(value, str) or not value.startswith("scrypt$"):
+        # The value is a secret (or a PIN typed in by mistake): never echo it.
+        raise ConfigError(f"{key}: expected a hash made by `faro-box pin` (scrypt$...), got something else")
+    from faro_box.display.pin import parse_pin_hash
+
+    try:
+        parse_pin_hash(value)
+    except ConfigError as exc:
+        raise ConfigError(f"{key}: {exc}") from None
+    return value
+
+
+def _table_of(check: Callable[[str, object], Any], keys: tuple[str, ...] | None = None
+              ) -> Callable[[str, object], dict[str, Any]]:
+    def parse(key: str, value: object) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise _fail(key, "a table", value)
+        out = {}
+        for name, item in value.items():
+            if keys is not None and name not in keys:
+                raise ConfigError(f"{key}.{name}: unknown key (known: {', '.join(keys)})")
+            out[name] = check(f"{key}.{name}", item)
+        return out
+    return parse
+
+
+def _geometry_value(key: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise _fail(key, "a length in mm >= 0", value)
+    return value
+
+
+def _house_rules(key: str, value: object) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _fail(key, "a table", value)
+    from faro_box.rules import find_profile
+
+    try:
+        find_profile("foster").with_rules(value)
+    except FaroBoxError as exc:
+        raise ConfigError(f"{key}: {exc}") from None
+    return dict(value)
+
+
+# ----- the sections ------------------------------------------------------------------------
+def _spec(check: Callable[[str, object], Any], default: Any = None, *, factory: Any = None) -> Any:
+    if factory is not None:
+        return field(default_factory=factory, metadata={"check": check})
+    return field(default=default, metadata={"check": check})
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    source: str = _spec(_camera_source, "picamera2")
+    window: tuple[tuple[float, float], ...] | None = _spec(_window)
+    width: int = _spec(_positive_int, 1280)
+    height: int = _spec(_positive_int, 720)
+    fps: int = _spec(_positive_int, 15)
+    deck_profile: str | None = _spec(_text)
+    min_confidence: float = _spec(_fraction, 0.0)
+
+
+@dataclass(frozen=True)
+class CaseKeeperConfig:
+    kind: str = _spec(_choice(CASE_KEEPER_KINDS), "screen")
+    port: str | None = _spec(_text)
+    baudrate: int | None = _spec(_positive_int)
+    pins: dict[str, int | str] = _spec(_table_of(_gpio, LED_PINS), factory=dict)
+    geometry: dict[str, float] = _spec(_table_of(_geometry_value, GEOMETRY_KEYS), factory=dict)
+
+    def device_settings(self) -> dict[str, Any]:
+        """The settings faro_box.devices.case_keeper.open_case_keeper takes."""
+        if self.kind == "led":
+            return {"kind": "led", **self.pins}
+        if self.kind == "servo":
+            settings: dict[str, Any] = {"kind": "servo", "port": self.port}
+            if self.baudrate is not None:
+                settings["baudrate"] = self.baudrate
+            return settings
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True)
+class ButtonsConfig:
+    enabled: bool = _spec(_bool, False)
+    undo: int | str = _spec(_gpio, 5)
+    confirm: int | str = _spec(_gpio, 6)
+    new_deal: int | str = _spec(_gpio, 13)
+    bounce_time: float = _spec(_seconds, 0.05)
+    stuck_after: float = _spec(_seconds, 5.0)
+
+    def device_settings(self) -> dict[str, Any]:
+        return {"undo": self.undo, "confirm": self.confirm, "new_deal": self.new_deal,
+                "bounce_time": self.bounce_time, "stuck_after": self.stuck_after}
+
+
+@dataclass(frozen=True)
+class LcdConfig:
+    enabled: bool = _spec(_bool, False)
+    address: int = _spec(_positive_int, 0x27)
+    bus: int = _spec(_positive_int, 1)
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    web: bool = _spec(_bool, True)
+    host: str = _spec(_text, "127.0.0.1")
+    port: int = _spec(_port, 8000)
+    terminal: bool = _spec(_bool, False)
+    language: str = _spec(_choice(LANGUAGES), "en")
+    speech: bool = _spec(_bool, False)
+    lcd: LcdConfig = field(default_factory=LcdConfig, metadata={"section": LcdConfig})
+
+
+@dataclass(frozen=True)
+class Config:
+    journal: str = _spec(_text, "/var/lib/faro-box/journal.sqlite")
+    profile: str = _spec(_text, "foster")
+    players: tuple[str, ...] = _spec(_players, ())
+    house_rules: dict[str, Any] = _spec(_house_rules, factory=dict)
+    pin_hash: str | None = _spec(_pin_hash)
+    snapshots: str | None = _spec(_text)
+    camera: CameraConfig = field(default_factory=CameraConfig, metadata={"section": CameraConfig})
+    case_keeper: CaseKeeperConfig = field(default_factory=CaseKeeperConfig,
+                                          metadata={"section": CaseKeeperConfig})
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig, metadata={"section": ButtonsConfig})
+    display: DisplayConfig = field(default_factory=DisplayConfig, metadata={"section": DisplayConfig})
+
+
+def _build(cls: type, doc: object, prefix: str) -> Any:
+    if not isinstance(doc, dict):
+        raise _fail(prefix.rstrip("."), "a table", doc)
+    known = {f.name: f for f in fields(cls)}
+    values: dict[str, Any] = {}
+    for key, value in doc.items():
+        spec = known.get(key)
+        if spec is None:
+            raise ConfigError(f"{prefix}{key}: unknown key (known: {', '.join(known)})")
+        section = spec.metadata.get("section")
+        if section is not None:
+            values[key] = _build(section, value, f"{prefix}{key}.")
+        else:
+            values[key] = spec.metadata["check"](f"{prefix}{key}", value)
+    return cls(**values)
+
+
+def parse_config(doc: Mapping[str, Any]) -> Config:
+    config: Config = _build(Config, dict(doc), "")
+    _check_whole(config)
+    return config
+
+
+def _check_whole(config: Config) -> None:
+    from faro_box.rules import find_profile
+    from faro_box.rules.beads import BeadGeometry
+
+    try:
+        find_profile(config.profile).with_rules(config.house_rules)
+    except FaroBoxError as exc:
+        raise ConfigError(f"profile: {exc}") from None
+    try:
+        BeadGeometry.from_mapping(config.case_keeper.geometry)
+    except ConfigError as exc:
+        raise ConfigError(f"case_keeper.geometry: {exc}") from None
+    ck = config.case_keeper
+    if ck.kind == "servo" and ck.port is None:
+        raise ConfigError("case_keeper.port: the servo case-keeper needs its serial port, like '/dev/ttyACM0'")
+    if ck.kind != "servo" and (ck.port is not None or ck.baudrate is not None):
+        raise ConfigError(f"case_keeper.port: only the servo case-keeper has a serial port (kind is {ck.kind!r})")
+    if ck.kind != "led" and ck.pins:
+        raise ConfigError(f"case_keeper.pins: only the LED case-keeper has pins (kind is {ck.kind!r})")
+    if config.display.web and config.pin_hash is None:
+        raise ConfigError("pin_hash: the dealer page needs a PIN: make its hash with `faro-box pin` "
+                          "and set pin_hash (or set display.web = false)")
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and check a TOML configuration file; ConfigError names the file and the key."""
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read the configuration {str(file)!r}: {exc.strerror or exc}") from None
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{str(file)!r} is not valid TOML: {exc}") from None
+    try:
+        return parse_config(doc)
+    except ConfigError as exc:
+        raise ConfigError(f"{str(file)!r}: {exc}") from None
