@@ -16,6 +16,8 @@ from faro_box.errors import FaroBoxError
 
 COMMAND_MODULES = (
     "beads",
+    "replay",
+    "export",
 )
 
 

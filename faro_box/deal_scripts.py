@@ -13,7 +13,7 @@ ends exactly where an uninterrupted one does, no command lost or applied twice.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -158,8 +158,12 @@ class Replay:
     rejected: tuple[dict[str, Any], ...]  # {"action": n, "error": "..."} as settle lists them
 
 
-def replay_script(table: Table, doc: Mapping[str, Any]) -> Replay:
-    """Play a deal script into ``table`` (resuming a replay of the same script that stopped)."""
+def replay_script(table: Table, doc: Mapping[str, Any], *,
+                  between: Callable[[], None] | None = None) -> Replay:
+    """Play a deal script into ``table`` (resuming a replay of the same script that stopped).
+
+    ``between`` is called after each command applied (an exhibition's pace).
+    """
     steps, rejected = script_steps(doc)
     journal = table.journal
     done: list[Command] = []
@@ -176,6 +180,8 @@ def replay_script(table: Table, doc: Mapping[str, Any]) -> Replay:
             continue
         try:
             outcomes.append(table.handle(step.command))
+            if between is not None:
+                between()
         except FaroBoxError as exc:
             if step.action is None:
                 if isinstance(step.command, StartDeal | EndDeal):

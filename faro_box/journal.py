@@ -135,9 +135,13 @@ class Journal:
     """``Journal(path)`` opens (or creates) a journal; ``Journal(":memory:")`` keeps none on disk."""
 
     def __init__(self, path: str | os.PathLike[str] = MEMORY, *,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, readonly: bool = False) -> None:
         self.path = str(path)
         self._clock = clock or time.time
+        self.readonly = readonly
+        if readonly:
+            self._open_readonly(Path(self.path))
+            return
         if self.path != MEMORY:
             file = Path(self.path)
             check_file(file)
@@ -161,6 +165,19 @@ class Journal:
         self._seq = last[0] or 0
         self._deal = last[1]
 
+    def _open_readonly(self, file: Path) -> None:
+        # For export and inspection, also while `faro-box run` writes the same file (WAL).
+        if not file.is_file() or file.stat().st_size == 0:
+            raise JournalError(f"there is no journal at {self.path!r}")
+        check_file(file)
+        try:
+            self._conn = _connect_ro(file)
+            last = self._conn.execute("SELECT MAX(seq), MAX(deal) FROM events").fetchone()
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot read the journal {self.path!r}: {exc}") from None
+        self._seq = last[0] or 0
+        self._deal = last[1]
+
     def _create_schema(self) -> None:
         version = self._conn.execute("PRAGMA user_version").fetchone()[0]
         for statement in _SCHEMA:
@@ -181,6 +198,8 @@ class Journal:
 
     def append(self, command: Command) -> int:
         """Commit one command durably and return its sequence number."""
+        if self.readonly:
+            raise JournalError(f"the journal {self.path!r} was opened read-only")
         seq = self._seq + 1
         deal = (self._deal or 0) + 1 if isinstance(command, StartDeal) else self._deal
         try:

@@ -1,0 +1,34 @@
+"""``faro-box export [--deal N]``: one journaled deal as a deal script (``faro-box settle`` reads it).
+
+A deal in progress is exported with the cards shown so far (fewer than 52): ``faro-box replay``
+plays it back to the same point, ``faro-box settle`` refuses it for want of a whole deck. The
+journal is opened read-only, so exporting while ``faro-box run`` deals is safe.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+DEFAULT_CONFIG = "/etc/faro-box/config.toml"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("export", help="print a journaled deal as a deal script (JSON)")
+    parser.add_argument("--deal", type=int, metavar="N", help="the deal number (default: the last deal)")
+    parser.add_argument("--journal", metavar="PATH",
+                        help=f"the journal file (default: the one named in {DEFAULT_CONFIG}, or --config)")
+    parser.add_argument("--config", metavar="FILE", help="read the journal's path from this configuration")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from faro_box.config import load_config
+    from faro_box.deal_scripts import export_deal
+    from faro_box.journal import Journal
+
+    path = args.journal or load_config(args.config or DEFAULT_CONFIG).journal
+    with Journal(path, readonly=True) as journal:
+        script = export_deal(journal, args.deal)
+    print(json.dumps(script, indent=2, ensure_ascii=False))
+    return 0
