@@ -16,6 +16,7 @@ from faro_box.errors import FaroBoxError
 
 COMMAND_MODULES = (
     "beads",
+    "settle",
     "replay",
     "export",
 )

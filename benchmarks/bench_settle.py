@@ -1,0 +1,110 @@
+"""Settle random deals through the real CLI (``faro-box settle --lines``) and report deals per second.
+
+    python benchmarks/bench_settle.py [--deals 10000] [--players 6] [--bets 10] [--seed 1]
+
+``--bets`` is the number of bets per deal, spread over the players at random (``--bets 60`` is
+ten per player).
+
+The deals are generated first (seeded, foster profile, every bet kind, some withdrawals and
+some bets the rules refuse); only the ``settle --lines`` subprocess is timed, pinned to one core
+with ``taskset -c 0`` when it exists. Target: at least 2,000 deals per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from faro_box.cards import FULL_DECK
+from faro_box.rules import GROUPS, PAIRS
+
+TARGET = 2000
+GROUP_LIST = sorted(sorted(r.symbol for r in g) for g in GROUPS)
+PAIR_LIST = sorted(sorted(r.symbol for r in g) for g in PAIRS)
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def random_deal(rng: random.Random, players: int, bets: int) -> dict:
+    deck = [str(c) for c in FULL_DECK]
+    rng.shuffle(deck)
+    names = [f"p{i}" for i in range(players)]
+    actions: list[dict] = []
+    for n in range(bets):
+        name = rng.choice(names)
+        bet_id = f"b{n}"
+        kind = rng.choices(["rank", "group", "win_lose", "high", "odd", "even", "call"],
+                           weights=[10, 4, 2, 1, 1, 1, 1])[0]
+        spec: dict = {"id": bet_id, "kind": kind, "stake": rng.randint(1, 10)}
+        at = rng.randint(1, 24)
+        if kind == "rank":
+            spec["ranks"] = [rng.choice(RANKS)]
+            spec["copper"] = rng.random() < 0.3
+        elif kind == "group":
+            spec["ranks"] = rng.choice(GROUP_LIST)
+            spec["copper"] = rng.random() < 0.2
+        elif kind == "win_lose":
+            spec["ranks"] = rng.sample(rng.choice(PAIR_LIST), 2)
+        elif kind == "high":
+            spec["copper"] = rng.random() < 0.5
+        elif kind == "call":
+            at = 25
+            last = [c[:-1] for c in deck[-3:]]
+            spec["order"] = rng.sample(last, 3)
+        actions.append({"at": at, "player": name, "place": spec})
+        if kind in ("high", "odd", "even") and rng.random() < 0.5:
+            actions.append({"at": rng.randint(at, 25), "player": name, "withdraw": bet_id})
+    actions.sort(key=lambda a: a["at"])
+    return {"game": "faro", "profile": "foster", "players": names, "deck": deck, "actions": actions}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=10_000)
+    parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--bets", type=int, default=10, help="bets per deal")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "deals.jsonl"
+        with path.open("w", encoding="utf-8") as out:
+            for _ in range(args.deals):
+                out.write(json.dumps(random_deal(rng, args.players, args.bets)) + "\n")
+        command = [sys.executable, "-m", "faro_box.cli", "settle", "--lines", str(path)]
+        if shutil.which("taskset"):
+            command = ["taskset", "-c", "0", *command]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # CPU seconds of the settle process: the wall clock also counts other work on a shared core.
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if done.returncode != 0:
+        print(done.stderr, file=sys.stderr)
+        return done.returncode
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(results) == args.deals, (len(results), args.deals)
+    settlements = sum(len(t["settlements"]) for r in results for t in r["turns"])
+    rejected = sum(len(r["rejected"]) for r in results)
+    rate = args.deals / seconds
+    cpu_rate = args.deals / cpu
+    pinned = "one core (taskset -c 0)" if command[0] == "taskset" else "unpinned"
+    print(f"{args.deals} deals, {args.players} players, {args.bets} bets each: {settlements} settlements, "
+          f"{rejected} refused actions")
+    print(f"settle --lines: {seconds:.2f} s wall, {rate:,.0f} deals/s on {pinned} (target {TARGET:,})")
+    print(f"                {cpu:.2f} s CPU, {cpu_rate:,.0f} deals per CPU second (start-up included)")
+    return 0 if rate >= TARGET else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

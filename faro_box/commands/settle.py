@@ -1,0 +1,82 @@
+"""``faro-box settle FILE|-`` (one deal script) and ``--lines`` (one script per line, JSON Lines)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+from faro_box.errors import ScriptError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("settle", help="settle a deal script and print the result document (JSON)")
+    parser.add_argument("script", help="a deal script (JSON), or - for standard input")
+    parser.add_argument("--lines", action="store_true",
+                        help="read one deal script per line (JSON Lines) and print one result per line")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from faro_box.rules.script import settle_script
+
+    source: str = args.script
+    if args.lines:
+        stream = _open(source)
+        try:
+            _settle_lines(stream, source, settle_script)
+        finally:
+            if stream is not sys.stdin:
+                stream.close()
+        return 0
+    text = _read(source)
+    print(json.dumps(settle_script(_parse(text, source)), indent=2))
+    return 0
+
+
+def _settle_lines(stream: IO[str], source: str, settle_script: Any) -> None:
+    out = sys.stdout
+    dumps = json.dumps
+    loads = json.loads
+    for number, line in enumerate(stream, 1):
+        if not line.strip():
+            continue
+        try:
+            doc = loads(line)
+        except ValueError as exc:
+            out.flush()
+            raise ScriptError(f"{source!r} line {number} is not JSON: {exc}") from None
+        try:
+            result = settle_script(doc)
+        except ScriptError as exc:
+            out.flush()
+            raise ScriptError(f"{source!r} line {number}: {exc}") from None
+        out.write(dumps(result))
+        out.write("\n")
+
+
+def _open(source: str) -> IO[str]:
+    if source == "-":
+        return sys.stdin
+    try:
+        return Path(source).open(encoding="utf-8")
+    except OSError as exc:
+        raise ScriptError(f"cannot read deal script {source!r}: {exc.strerror}") from None
+
+
+def _read(source: str) -> str:
+    try:
+        return sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ScriptError(f"cannot read deal script {source!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ScriptError(f"deal script {source!r} is not UTF-8 text: {exc}") from None
+
+
+def _parse(text: str, source: str) -> object:
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise ScriptError(f"deal script {source!r} is not JSON: {exc}") from None

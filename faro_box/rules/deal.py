@@ -1,0 +1,506 @@
+"""One deal of faro as a mutable board: cards leave the box one by one, bets come and go.
+
+Like python-chess's Board: ``expose`` pushes a card, ``undo`` pops it and reverts exactly what
+it did (and any bet changed since, so the deal is as it was before that card). Everything a
+caller gets back (bets, exposures, turn results, settlements) is frozen.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+from typing import NamedTuple
+
+from faro_box.cards import DECK_SIZE, FULL_DECK, Card, Rank, Suit
+from faro_box.errors import CardError, RuleError
+from faro_box.rules.bets import EVERY_TURN, RANKED, Bet, parse_bet
+from faro_box.rules.profiles import BetKind, Profile
+from faro_box.rules.settle import (
+    Result,
+    Settlement,
+    call_fits,
+    call_pays,
+    paid,
+    settle_at_hock,
+    settle_call,
+    settle_on_turn,
+    void,
+)
+
+BANKER = "banker"
+LAST_TURN = 25
+HOCK_INDEX = DECK_SIZE - 1
+_LAST_TURN_WINNER = 2 * LAST_TURN
+_CALL_INDEX = 2 * LAST_TURN - 1  # the next card is turn 25's loser: three cards remain
+_LOSING = (Result.LOSE, Result.SPLIT)
+
+
+class Role(enum.Enum):
+    SODA = "soda"
+    LOSER = "loser"
+    WINNER = "winner"
+    HOCK = "hock"
+
+
+def role_of(index: int) -> Role:
+    if index == 0:
+        return Role.SODA
+    if index == HOCK_INDEX:
+        return Role.HOCK
+    return Role.LOSER if index % 2 else Role.WINNER
+
+
+def turn_of(index: int) -> int | None:
+    return (index + 1) // 2 if 0 < index < HOCK_INDEX else None
+
+
+_ROLES = tuple(role_of(i) for i in range(DECK_SIZE))
+_TURNS = tuple(turn_of(i) for i in range(DECK_SIZE))
+_SYMBOLS = ("",) + tuple(r.symbol for r in Rank)  # by rank value: no Enum hashing
+
+
+def card_text(card: Card) -> str:
+    """``str(card)`` without hashing an Enum member (it runs for every card of every deal)."""
+    return _SYMBOLS[card.rank] + card.suit._value_
+
+
+class TurnResult(NamedTuple):
+    turn: int
+    loser: Card
+    winner: Card
+    settlements: tuple[Settlement, ...]  # in the order the bets were placed
+    hock: Card | None = None  # the last turn knows the hock by elimination
+
+    def to_json(self) -> dict[str, object]:
+        return {"turn": self.turn, "loser": card_text(self.loser), "winner": card_text(self.winner),
+                "settlements": [s.to_json() for s in self.settlements]}
+
+
+@dataclass(frozen=True, slots=True)
+class Exposure:
+    index: int  # 0 (soda) … 51 (hock)
+    card: Card
+    role: Role
+    turn: int | None
+    turn_result: TurnResult | None = None  # set on the winner that completes a turn
+
+
+# Undo log entries: what to do to take one change back.
+_UNPLACE, _RESTORE, _REPLACE = 0, 1, 2
+
+# Enum members bound once: looking one up on its class (Python 3.11) costs more than the
+# arithmetic of a settlement, and these names sit on the hot path.
+K_CALL = BetKind.CALL
+ROLE_WINNER = Role.WINNER
+
+
+class Deal:
+    """A deal in progress; RuleError on anything the rules refuse, and then nothing changes."""
+
+    def __init__(self, profile: Profile, players: Sequence[str]) -> None:
+        players = tuple(players)
+        if not players or len(set(players)) != len(players) or BANKER in players or not all(
+                isinstance(p, str) and p for p in players):
+            raise RuleError(f"players must be distinct non-empty names other than 'banker', not {players!r}")
+        self.profile = profile
+        self.players: tuple[str, ...] = players
+        self._exposed: list[Card] = []
+        # Shown suits by rank, not a set of cards: hashing a Card costs more than the whole settlement.
+        self._suits: list[list[Suit]] = [[] for _ in range(14)]
+        self._count = [4] * 14  # by rank value; index 0 unused
+        self._open: dict[str, Bet] = {}
+        self._seq: dict[str, int] = {}  # every id used in this deal, in placement order
+        self._by_rank: list[set[str]] = [set() for _ in range(14)]
+        self._every_turn: set[str] = set()
+        self._halves: dict[str, int] = dict.fromkeys((*players, BANKER), 0)
+        self._turns: list[TurnResult] = []
+        # One undo log for the deal; _marks[i] is where card i's entries begin.
+        self._undo_log: list[tuple[int, Bet]] = []
+        self._marks: list[int] = []
+        self._misdeal: tuple[Settlement, ...] | None = None
+
+    # ----- state -------------------------------------------------------------------------
+    @property
+    def exposed(self) -> tuple[Card, ...]:
+        return tuple(self._exposed)
+
+    @property
+    def exposures(self) -> tuple[Exposure, ...]:
+        return tuple(Exposure(i, card, _ROLES[i], _TURNS[i], self._result_of(i))
+                     for i, card in enumerate(self._exposed))
+
+    def _result_of(self, index: int) -> TurnResult | None:
+        return self._turns[(index >> 1) - 1] if _ROLES[index] is ROLE_WINNER else None
+
+    @property
+    def next_index(self) -> int:
+        return len(self._exposed)
+
+    @property
+    def next_role(self) -> Role | None:
+        n = len(self._exposed)
+        return None if n == DECK_SIZE or self._misdeal is not None else role_of(n)
+
+    @property
+    def next_turn(self) -> int | None:
+        """The turn the next card belongs to (1 before the soda); None once the last turn is done."""
+        n = len(self._exposed)
+        if self._misdeal is not None or n > _LAST_TURN_WINNER:
+            return None
+        return turn_of(n) or 1
+
+    @property
+    def between_turns(self) -> bool:
+        n = len(self._exposed)
+        return self._misdeal is None and (n == 0 or n % 2 == 1) and n <= _CALL_INDEX
+
+    @property
+    def case(self) -> Mapping[Rank, int]:
+        return MappingProxyType({r: self._count[r] for r in Rank})
+
+    @property
+    def in_case(self) -> frozenset[Rank]:
+        return frozenset(r for r in Rank if self._count[r] == 1)
+
+    @property
+    def finished_ranks(self) -> frozenset[Rank]:
+        return frozenset(r for r in Rank if self._count[r] == 0)
+
+    @property
+    def finished(self) -> bool:
+        return len(self._exposed) == DECK_SIZE and not any(self._count)
+
+    @property
+    def misdealt(self) -> bool:
+        return self._misdeal is not None
+
+    @property
+    def misdeal_settlements(self) -> tuple[Settlement, ...] | None:
+        return self._misdeal
+
+    @property
+    def remaining(self) -> tuple[Card, ...]:
+        """The cards still in the box, in FULL_DECK order."""
+        suits = self._suits
+        return tuple(c for c in FULL_DECK if c.suit not in suits[c.rank])
+
+    @property
+    def open_bets(self) -> tuple[Bet, ...]:
+        return tuple(self._open.values())
+
+    def bet(self, bet_id: str) -> Bet | None:
+        return self._open.get(bet_id)
+
+    @property
+    def turns(self) -> tuple[TurnResult, ...]:
+        return tuple(self._turns)
+
+    @property
+    def hock(self) -> Card | None:
+        """Known once the last turn is complete (by elimination), before it leaves the box."""
+        return self._turns[-1].hock if len(self._turns) == LAST_TURN else None
+
+    @property
+    def balances(self) -> Mapping[str, Fraction]:
+        return MappingProxyType({who: Fraction(h, 2) for who, h in self._halves.items()})
+
+    @property
+    def balance_halves(self) -> Mapping[str, int]:
+        return MappingProxyType(self._halves)
+
+    # ----- bets --------------------------------------------------------------------------
+    def place(self, player: str, spec: Mapping[str, object]) -> Bet:
+        """Put a bet on the layout (``spec`` is the script's ``place`` object)."""
+        self._check_player(player)
+        bet = parse_bet(player, spec, self.profile)
+        if not self.between_turns:
+            self._refuse_outside_turns(f"place bet {bet.id!r}")
+        if bet.id in self._seq:
+            raise RuleError(f"bet id {bet.id!r} is already used in this deal: give each bet its own id")
+        self._check_can_stand(bet)
+        if self.profile.case_ban:
+            self._check_case_ban(bet)
+        if bet.marker:
+            chips, markers = self._cover(player)
+            if chips < markers + bet.stake:
+                raise RuleError(
+                    f"bet {bet.id!r}: betting markers must be covered by chips on the layout: {player!r} has "
+                    f"{chips} in chips there and would have {markers + bet.stake} in markers")
+        self._add(bet)
+        self._seq[bet.id] = len(self._seq)
+        self._log(_UNPLACE, bet)
+        return bet
+
+    def withdraw(self, player: str, bet_id: str) -> Bet:
+        bet = self._own_open_bet(player, bet_id, "withdraw")
+        if self.profile.markers and not bet.marker:
+            chips, markers = self._cover(player)
+            if markers and chips - bet.stake < markers:
+                raise RuleError(
+                    f"bet {bet_id!r} cannot come down: its chips cover {player!r}'s betting markers "
+                    f"({markers}); take the markers down first")
+        self._remove(bet)
+        self._log(_RESTORE, bet)
+        return bet
+
+    def bar(self, player: str, bet_id: str) -> Bet:
+        """The player freezes the bet: it neither wins nor loses until he says it goes."""
+        bet = self._own_open_bet(player, bet_id, "bar")
+        if bet.barred:
+            raise RuleError(f"bet {bet_id!r} is already barred")
+        return self._swap(bet, bet._replace(barred=True))
+
+    def release(self, player: str, bet_id: str) -> Bet:
+        """"It goes": the barred bet plays again from the next turn."""
+        bet = self._own_open_bet(player, bet_id, "release")
+        if not bet.barred:
+            raise RuleError(f"bet {bet_id!r} is not barred")
+        self._check_can_stand(bet)
+        return self._swap(bet, bet._replace(barred=False))
+
+    # ----- cards -------------------------------------------------------------------------
+    def expose(self, card: Card | str) -> Exposure:
+        """The next card leaves the box; a winner settles its turn."""
+        if card.__class__ is not Card:
+            try:
+                card = Card.parse(card)  # type: ignore[arg-type]
+            except CardError as exc:
+                raise RuleError(str(exc)) from None
+        assert isinstance(card, Card)
+        index = len(self._exposed)
+        result = self.play(card)
+        return Exposure(index, card, _ROLES[index], _TURNS[index], result)
+
+    def play(self, card: Card) -> TurnResult | None:
+        """``expose`` for simulations: the same move, returning only the turn it completes."""
+        if self._misdeal is not None:
+            raise RuleError(f"the deal was called a misdeal: {str(card)!r} cannot be played")
+        exposed = self._exposed
+        index = len(exposed)
+        if index == DECK_SIZE:
+            raise RuleError(f"the deal is over: all 52 cards are out, so {str(card)!r} cannot leave the box")
+        rank = card.rank
+        suits = self._suits[rank]
+        if card.suit in suits:
+            shown_at = exposed.index(card)
+            raise RuleError(f"{str(card)!r} was already shown (card {shown_at + 1} of this deal)")
+        exposed.append(card)
+        suits.append(card.suit)
+        self._count[rank] -= 1
+        self._marks.append(len(self._undo_log))
+        if index & 1 or not index or index == HOCK_INDEX:
+            return None
+        result = self._settle_turn(index >> 1, exposed[-2], card)
+        self._turns.append(result)
+        return result
+
+    def undo(self) -> Exposure:
+        """Take back the last card, with every settlement it made and every bet change since."""
+        if self._misdeal is not None:
+            raise RuleError("the deal was called a misdeal: it cannot be taken back")
+        if not self._exposed:
+            raise RuleError("no card has left the box: there is nothing to take back")
+        log = self._undo_log
+        mark = self._marks.pop()
+        changes = log[mark:]
+        del log[mark:]
+        for op, bet in reversed(changes):
+            if op == _UNPLACE:
+                self._remove(bet)
+                del self._seq[bet.id]
+            elif op == _RESTORE:
+                self._add(bet)
+            else:
+                self._open[bet.id] = bet
+        index = len(self._exposed) - 1
+        result = self._result_of(index)
+        card = self._exposed.pop()
+        self._suits[card.rank].remove(card.suit)
+        self._count[card.rank] += 1
+        if result is not None:
+            self._turns.pop()
+            self._book(result.settlements, sign=-1)
+        self._open = dict(sorted(self._open.items(), key=lambda item: self._seq[item[0]]))
+        return Exposure(index, card, _ROLES[index], _TURNS[index], result)
+
+    def misdeal(self) -> tuple[Settlement, ...]:
+        """Old Hoyle: a box with more or fewer than 52 cards, or a card shown twice, is a
+        misdeal and the bank pays every bet standing on the layout. The deal ends there."""
+        if self._misdeal is not None:
+            raise RuleError("the deal was already called a misdeal")
+        remaining = self.remaining
+        settlements = []
+        for bet in self._open.values():
+            if bet.barred:
+                settlements.append(void(bet))
+            elif bet.kind is K_CALL:
+                settlements.append(paid(bet, call_pays(remaining, self.profile) or 0))
+            else:
+                settlements.append(paid(bet))
+        self._book(settlements, sign=1)
+        for bet in list(self._open.values()):
+            self._remove(bet)
+        self._misdeal = tuple(settlements)
+        return self._misdeal
+
+    # ----- inside ------------------------------------------------------------------------
+    def _settle_turn(self, turn: int, loser: Card, winner: Card) -> TurnResult:
+        lr, wr = loser.rank, winner.rank
+        profile = self.profile
+        opened = self._open
+        last = turn == LAST_TURN
+        hock = None
+        if last:
+            ids: list[str] = list(opened)
+            hock = self._last_card()
+        else:
+            on_loser = self._by_rank[lr]
+            on_winner = self._by_rank[wr]
+            every = self._every_turn
+            if not (on_loser or on_winner or every):
+                return TurnResult(turn, loser, winner, (), None)
+            found = on_loser | on_winner | every
+            ids = sorted(found, key=self._seq.__getitem__) if len(found) > 1 else list(found)
+        settlements: list[Settlement] = []
+        log = self._undo_log
+        for bet_id in ids:
+            bet = opened[bet_id]
+            kind = bet.kind
+            if bet.barred:
+                if last and kind not in EVERY_TURN:
+                    settlement = void(bet)
+                else:
+                    continue
+            elif kind is K_CALL:
+                assert hock is not None
+                settlement = settle_call(bet, loser, winner, hock, profile)
+            else:
+                outcome = settle_on_turn(bet, lr, wr, profile)
+                if outcome is not None:
+                    settlement = outcome
+                elif not last or kind in EVERY_TURN:
+                    continue
+                else:
+                    settlement = settle_at_hock(bet, profile)
+            if kind not in EVERY_TURN:
+                self._remove(bet)
+                log.append((_RESTORE, bet))
+            settlements.append(settlement)
+        if profile.markers:
+            self._force_off_markers(settlements)
+        if settlements:
+            self._book(settlements, sign=1)
+        return TurnResult(turn, loser, winner, tuple(settlements), hock)
+
+    def _last_card(self) -> Card:
+        rank = Rank(self._count.index(1))
+        shown = self._suits[rank]
+        return next(Card(rank, suit) for suit in Suit if suit not in shown)
+
+    def _force_off_markers(self, settlements: list[Settlement]) -> None:
+        # Seed 000: after a loss the player must take his markers down unless chips still cover them.
+        losers = {s.player for s in settlements if s.result in _LOSING}
+        forced = []
+        for player in sorted(losers, key=self.players.index):
+            chips, markers = self._cover(player)
+            if markers and chips < markers:
+                for bet in [b for b in self._open.values() if b.player == player and b.marker]:
+                    self._remove(bet)
+                    self._undo_log.append((_RESTORE, bet))
+                    forced.append(void(bet))
+        if forced:
+            settlements.extend(forced)
+            settlements.sort(key=lambda s: self._seq[s.bet_id])
+
+    def _book(self, settlements: Sequence[Settlement], sign: int) -> None:
+        halves = self._halves
+        for s in settlements:
+            change = sign * s.halves
+            halves[s.player] += change
+            halves[BANKER] -= change
+
+    def _add(self, bet: Bet) -> None:
+        self._open[bet.id] = bet
+        if bet.kind in EVERY_TURN:
+            self._every_turn.add(bet.id)
+        for rank in bet.ranks:
+            self._by_rank[rank].add(bet.id)
+
+    def _remove(self, bet: Bet) -> None:
+        del self._open[bet.id]
+        self._every_turn.discard(bet.id)
+        for rank in bet.ranks:
+            self._by_rank[rank].discard(bet.id)
+
+    def _swap(self, old: Bet, new: Bet) -> Bet:
+        self._open[new.id] = new
+        self._log(_REPLACE, old)
+        return new
+
+    def _log(self, op: int, bet: Bet) -> None:
+        if self._marks:  # changes before the soda are not taken back by undo
+            self._undo_log.append((op, bet))
+
+    def _check_player(self, player: str) -> None:
+        if player not in self._halves or player == BANKER:
+            raise RuleError(f"unknown player {player!r}: the players are {', '.join(self.players)}")
+
+    def _refuse_outside_turns(self, what: str) -> None:
+        if self._misdeal is not None:
+            raise RuleError(f"cannot {what}: the deal was called a misdeal")
+        if len(self._exposed) > _CALL_INDEX:
+            raise RuleError(f"cannot {what}: the last turn is over")
+        raise RuleError(f"cannot {what} during turn {turn_of(len(self._exposed))}: bets change only between turns")
+
+    def _own_open_bet(self, player: str, bet_id: str, what: str) -> Bet:
+        self._check_player(player)
+        if not self.between_turns:
+            self._refuse_outside_turns(f"{what} bet {bet_id!r}")
+        bet = self._open.get(bet_id) if isinstance(bet_id, str) else None
+        if bet is None or bet.player != player:
+            raise RuleError(f"cannot {what} bet {bet_id!r}: it is not an open bet of {player!r}")
+        return bet
+
+    def _check_can_stand(self, bet: Bet) -> None:
+        if bet.kind is K_CALL:
+            n = len(self._exposed)
+            if n != _CALL_INDEX:
+                raise RuleError(f"bet {bet.id!r}: the turn is called only before the last turn (25), "
+                                f"not before turn {turn_of(n) or 1}")
+            why = call_fits(bet.order, self.remaining, self.profile)
+            if why:
+                raise RuleError(f"bet {bet.id!r}: {why}")
+            return
+        for rank in bet.ranks:
+            if not self._count[rank]:
+                raise RuleError(f"bet {bet.id!r}: no cards of rank {rank.symbol!r} are left in the box")
+
+    def _check_case_ban(self, bet: Bet) -> None:
+        # Most casinos (seed 000) forbid backing a case card before backing a rank that can split;
+        # the last turn is played "as usual", so the ban stops before it.
+        if bet.kind not in RANKED or len(self._exposed) >= _CALL_INDEX:
+            return
+        count = self._count
+        cases = [r for r in bet.ranks if count[r] == 1]
+        if not cases:
+            return
+        backs_split = any(
+            b.player == bet.player and b.kind in RANKED and any(count[r] >= 2 for r in b.ranks)
+            for b in self._open.values())
+        if not backs_split:
+            raise RuleError(
+                f"bet {bet.id!r}: house rule: no bet on the case {cases[0].symbol!r} (one card left) before "
+                f"{bet.player!r} backs a rank that can still split")
+
+    def _cover(self, player: str) -> tuple[int, int]:
+        chips = markers = 0
+        for bet in self._open.values():
+            if bet.player == player:
+                if bet.marker:
+                    markers += bet.stake
+                else:
+                    chips += bet.stake
+        return chips, markers
