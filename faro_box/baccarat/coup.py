@@ -36,11 +36,11 @@ class Step(enum.Enum):
 
     @property
     def seat(self) -> Seat:
-        return Seat(self.value.split("_")[1])
+        return _SEAT_OF[self]
 
     @property
     def is_card(self) -> bool:
-        return self.value.startswith("card_")
+        return self in _CARD_STEPS
 
     def describe(self) -> str:
         who = "the banker" if self.seat is Seat.BANKER else self.seat.value
@@ -48,11 +48,17 @@ class Step(enum.Enum):
 
     @classmethod
     def card(cls, seat: Seat) -> Step:
-        return cls(f"card_{seat.value}")
+        return _CARD_STEP[seat]
 
     @classmethod
     def decide(cls, seat: Seat) -> Step:
-        return cls(f"decide_{seat.value}")
+        return _DECIDE_STEP[seat]
+
+
+_SEAT_OF = {step: Seat(step.value.split("_")[1]) for step in Step}
+_CARD_STEPS = frozenset(step for step in Step if step.value.startswith("card_"))
+_CARD_STEP = {_SEAT_OF[step]: step for step in _CARD_STEPS}
+_DECIDE_STEP = {_SEAT_OF[step]: step for step in Step if step not in _CARD_STEPS}
 
 
 class Coup:
@@ -62,6 +68,9 @@ class Coup:
         self._shoe = shoe
         self._hands: dict[Seat, list[Card]] = {seat: [] for seat in Seat}
         self._choices: dict[Seat, bool] = {}
+        self._dealt = 0
+        self._natural = False
+        self._next: Step | None = Step.CARD_RIGHT
 
     # -- state -------------------------------------------------------------------------------
     @property
@@ -70,7 +79,7 @@ class Coup:
 
     @property
     def cards_dealt(self) -> int:
-        return sum(len(cards) for cards in self._hands.values())
+        return self._dealt
 
     def total(self, seat: Seat) -> int:
         return total(self._hands[seat])
@@ -82,23 +91,24 @@ class Coup:
     @property
     def natural(self) -> bool:
         """A two-card 8 or 9 in any hand once the first six cards are out: nobody draws."""
-        return self.cards_dealt >= len(DEAL_ORDER) and any(
-            is_natural(self._hands[seat]) for seat in Seat)
+        return self._natural
 
     def has_choice(self, seat: Seat) -> bool:
-        """Whether ``seat`` decides for itself now: a side on 5, the banker on any total 0–7."""
-        if self.cards_dealt < len(DEAL_ORDER) or self.natural:
+        """Whether ``seat`` decides for itself: a side on 5, the banker on any total 0–7."""
+        if self._dealt < len(DEAL_ORDER) or self._natural:
             return False
         return seat is Seat.BANKER or self.total_of_two(seat) == CHOICE
 
     def draws(self, seat: Seat) -> bool | None:
         """Whether ``seat`` draws a third card: the rules' answer, the choice made, or None (undecided)."""
-        if self.cards_dealt < len(DEAL_ORDER):
+        if self._dealt < len(DEAL_ORDER):
             return None
-        if self.natural:
+        if self._natural:
             return False
-        if seat is not Seat.BANKER and self.total_of_two(seat) != CHOICE:
-            return self.total_of_two(seat) in MUST_DRAW
+        if seat is not Seat.BANKER:
+            two = self.total_of_two(seat)
+            if two != CHOICE:
+                return two in MUST_DRAW
         return self._choices.get(seat)
 
     def total_of_two(self, seat: Seat) -> int:
@@ -106,23 +116,30 @@ class Coup:
 
     @property
     def next_step(self) -> Step | None:
-        dealt = self.cards_dealt
+        return self._next
+
+    def _advance(self) -> None:
+        dealt = self._dealt
         if dealt < len(DEAL_ORDER):
-            return Step.card(DEAL_ORDER[dealt])
-        if self.natural:
-            return None
+            self._next = Step.card(DEAL_ORDER[dealt])
+            return
+        self._natural = any(is_natural(cards) for cards in self._hands.values())
+        self._next = None
+        if self._natural:
+            return
         # Right decides and takes its third card, then left, then the banker who has seen both.
         for seat in (Seat.RIGHT, Seat.LEFT, Seat.BANKER):
             draws = self.draws(seat)
             if draws is None:
-                return Step.decide(seat)
+                self._next = Step.decide(seat)
+                return
             if draws and len(self._hands[seat]) < MAX_CARDS:
-                return Step.card(seat)
-        return None
+                self._next = Step.card(seat)
+                return
 
     @property
     def finished(self) -> bool:
-        return self.next_step is None
+        return self._next is None
 
     def outcomes(self) -> dict[Side, Outcome]:
         if not self.finished:
@@ -151,6 +168,8 @@ class Coup:
         self._shoe.check(card)
         self._shoe.draw(card)
         self._hands[step.seat].append(card)
+        self._dealt += 1
+        self._advance()
         return step.seat
 
     def decide(self, seat: Seat, draw: bool) -> None:
@@ -158,10 +177,10 @@ class Coup:
         if not isinstance(draw, bool):
             raise RuleError(f"a decision is draw (true) or stand (false), not {draw!r}")
         word = "draw" if draw else "stand"
-        if self.cards_dealt < len(DEAL_ORDER):
+        if self._dealt < len(DEAL_ORDER):
             raise RuleError(f"{seat.value} cannot {word} yet: the first two cards of each hand are still "
                             f"being dealt ({self.cards_dealt} of {len(DEAL_ORDER)})")
-        if self.natural:
+        if self._natural:
             raise RuleError(f"{seat.value} cannot {word}: a natural ended the coup and nobody draws")
         if seat is not Seat.BANKER:
             two = self.total_of_two(seat)
@@ -176,6 +195,7 @@ class Coup:
         if step != Step.decide(seat):
             raise RuleError(f"{seat.value}'s decision out of turn: the coup waits for {self._waiting()}")
         self._choices[seat] = draw
+        self._advance()
 
     def _waiting(self) -> str:
         step = self.next_step

@@ -54,12 +54,16 @@ MUST_DRAW = frozenset(range(5))
 CHOICE = 5
 
 
+_POINTS = {rank: rank.value if rank <= Rank.NINE else 0 for rank in Rank}
+
+
 def point(card: Card) -> int:
-    return card.rank.value if card.rank <= Rank.NINE else 0
+    return _POINTS[card.rank]
 
 
 def total(cards: Iterable[Card]) -> int:
-    return sum(point(card) for card in cards) % 10
+    points = _POINTS
+    return sum([points[card.rank] for card in cards]) % 10
 
 
 def is_natural(cards: tuple[Card, ...] | list[Card]) -> bool:

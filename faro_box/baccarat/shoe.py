@@ -66,11 +66,16 @@ def parse_shoe(cards: object) -> tuple[Card, ...]:
         raise ScriptError(f"'shoe' lists {len(cards)} cards: a shoe of {DECKS} decks holds {SHOE_SIZE}")
     parsed: list[Card] = []
     copies: Counter[Card] = Counter()
+    known: dict[str, Card] = {}  # each card text comes up to three times: parse it once
     for index, text in enumerate(cards):
-        try:
-            card = Card.parse(text)
-        except CardError as exc:
-            raise ScriptError(f"shoe card {index}: {exc}") from None
+        card = known.get(text) if isinstance(text, str) else None
+        if card is None:
+            try:
+                card = Card.parse(text)
+            except CardError as exc:
+                raise ScriptError(f"shoe card {index}: {exc}") from None
+            if isinstance(text, str):
+                known[text] = card
         copies[card] += 1
         if copies[card] > DECKS:
             raise ScriptError(f"shoe card {index}: {str(card)!r} appears a fourth time, "
