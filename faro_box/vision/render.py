@@ -132,15 +132,16 @@ def suit_outline(suit: Suit, size: float) -> list[np.ndarray]:
     # The classic heart curve, scaled to a unit box, point down.
     hx = 16 * np.sin(t) ** 3
     hy = -(13 * np.cos(t) - 5 * np.cos(2 * t) - 2 * np.cos(3 * t) - np.cos(4 * t))
-    heart = np.stack([hx / 17.0, (hy + 2.5) / 15.0], axis=1)
+    hy = (hy - hy.min()) / (hy.max() - hy.min()) * 2.0 - 1.0  # exactly -1..1: the pip fills its box
+    heart = np.stack([hx / 17.0, hy], axis=1)
     if suit is Suit.HEARTS:
         return [heart * s]
     if suit is Suit.DIAMONDS:
         return [np.array([[0, -1], [0.72, 0], [0, 1], [-0.72, 0]], float) * s]
     if suit is Suit.SPADES:
-        body = heart * np.array([1.0, -1.0]) + np.array([0.0, -0.15])
+        body = heart * np.array([0.85, -0.8]) + np.array([0.0, -0.2])
         stem = np.array([[0, 0.2], [0.32, 1.0], [-0.32, 1.0]])
-        return [body * s * 0.92, stem * s]
+        return [body * s, stem * s]
     circle = np.stack([np.cos(t), np.sin(t)], axis=1) * 0.36
     lobes = [circle + np.array(c) for c in ((0.0, -0.52), (-0.48, 0.1), (0.48, 0.1))]
     stem = np.array([[0, 0.0], [0.3, 1.0], [-0.3, 1.0]])

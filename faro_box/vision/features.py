@@ -1,0 +1,77 @@
+"""Feature vectors the profile stores and the reader compares: index glyphs, pips, whole faces."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from faro_box.vision import glyphs
+from faro_box.vision.locate import CANON_H, CANON_W
+
+if TYPE_CHECKING:
+    from faro_box.vision.profile import View
+
+FACE_SHAPE = (28, 20)
+# The index sits in the top-left of the canonical face; a margin lets a loose warp still hold it.
+_INDEX_REGION = (0.0, 0.0, 0.3, 0.36)
+_RANK_HEIGHT = 0.09 * CANON_H  # the rank glyph's height in the canonical face (printers vary ±40%)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexFeatures:
+    rank: np.ndarray  # (k, d): the glyph as segmented, then any alternative segmentations
+    suit_whole: np.ndarray | None
+    suit_tops: dict[float, np.ndarray]  # every SUIT_TOPS fraction the pip shows
+    redness: float
+    contrast: float
+
+
+def index_features(index: glyphs.Index) -> IndexFeatures:
+    rank = np.stack([glyphs.glyph_feature(m, glyphs.RANK_SHAPE) for m in (index.rank, *index.rank_alternatives)])
+    tops: dict[float, np.ndarray] = {}
+    source = index.suit if index.suit is not None else None
+    for f in glyphs.SUIT_TOPS:
+        if source is not None:
+            tops[f] = glyphs.glyph_feature(glyphs.pip_top(source, index.rank_box.h, f), glyphs.SUIT_SHAPE)
+        elif f <= index.top:
+            tops[f] = glyphs.glyph_feature(glyphs.pip_top(index.suit_top, index.rank_box.h, f), glyphs.SUIT_SHAPE)
+    whole = glyphs.glyph_feature(index.suit, glyphs.SUIT_SHAPE) if index.suit is not None else None
+    return IndexFeatures(rank, whole, tops, index.redness, index.contrast)
+
+
+def corner_regions(face: np.ndarray) -> list[np.ndarray]:
+    """The index regions of a canonical face: top-left, and bottom-right turned upright."""
+    x0, y0, x1, y1 = _INDEX_REGION
+    h, w = face.shape[:2]
+    tl = face[round(y0 * h): round(y1 * h), round(x0 * w): round(x1 * w)]
+    turned = face[::-1, ::-1]
+    br = turned[round(y0 * h): round(y1 * h), round(x0 * w): round(x1 * w)]
+    return [np.ascontiguousarray(tl), np.ascontiguousarray(br)]
+
+
+def read_index_region(image: np.ndarray, view: View, *, which: int = 0) -> glyphs.Index | None:
+    from faro_box.vision.profile import View
+
+    if view is View.CORNER:
+        return glyphs.find_index(image)
+    region = corner_regions(image)[which]
+    return glyphs.find_index(region, expect_height=_RANK_HEIGHT * image.shape[0] / CANON_H, paper_kernel=21)
+
+
+def face_feature(face: np.ndarray) -> np.ndarray:
+    """The whole face, ink only and small: court art and pip layout, blind to light and tint."""
+    if face.shape[:2] != (CANON_H, CANON_W):
+        face = cv2.resize(face, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+    ink, balanced = glyphs.ink_map(face, 31)
+    redness = np.clip(balanced[..., 2] - np.maximum(balanced[..., 1], balanced[..., 0]), 0, 1)
+    rows, cols = FACE_SHAPE
+    parts = []
+    for plane in (ink, redness):
+        small = cv2.resize(plane, (cols, rows), interpolation=cv2.INTER_AREA).ravel()
+        small = small - small.mean()
+        n = float(np.linalg.norm(small))
+        parts.append(small / n if n > 1e-6 else small)
+    return (np.concatenate(parts) / np.sqrt(2)).astype(np.float32)

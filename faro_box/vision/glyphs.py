@@ -1,0 +1,213 @@
+"""The corner index cut into its two glyphs (rank above, suit pip below), and their features.
+
+Ink is measured against the paper around it, after white-balancing on that paper, so a blue or
+yellow light changes neither what is ink nor whether it is red: the colour cross-check compares
+red against green *relative to the paper's own colour*.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+RANK_SHAPE = (24, 16)  # rows, columns of a normalised rank glyph
+SUIT_SHAPE = (20, 20)
+_MIN_GLYPH_PX = 7
+SUIT_TOPS = (0.22, 0.4)  # pip tops compared when the pip is cut, as fractions of the rank height
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    parts: tuple[int, ...] = ()  # the connected components (labels) that make up the glyph
+
+    @property
+    def w(self) -> int:
+        return self.x1 - self.x0
+
+    @property
+    def h(self) -> int:
+        return self.y1 - self.y0
+
+    def union(self, other: Box) -> Box:
+        return Box(min(self.x0, other.x0), min(self.y0, other.y0), max(self.x1, other.x1), max(self.y1, other.y1),
+                   self.parts + other.parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """One corner index found in an image: glyph masks (0..1 ink) and the ink's redness."""
+
+    rank: np.ndarray
+    rank_alternatives: tuple[np.ndarray, ...]  # the glyph without a thin stroke merged on its left
+    suit: np.ndarray | None  # None when the view's bottom edge cuts the pip
+    suit_top: np.ndarray  # the pip's top part, ``top`` rank heights: all a cut pip may show
+    top: float  # the largest of SUIT_TOPS that the pip shows in full
+    rank_box: Box
+    suit_box: Box
+    redness: float  # > 0 red ink, < 0 black ink, in paper-relative units
+    contrast: float  # how dark the ink is against the paper, 0..1
+
+
+def ink_map(bgr: np.ndarray, paper_kernel: int) -> tuple[np.ndarray, np.ndarray]:
+    """Ink strength 0..1 per pixel, and the white-balanced image (paper ≈ 1 in every channel)."""
+    f = bgr.astype(np.float32) + 1.0
+    k = cv2.getStructuringElement(cv2.MORPH_RECT, (paper_kernel, paper_kernel))
+    # The paper is the local bright envelope of each channel; ink is what falls below it.
+    paper = cv2.dilate(f, k)
+    paper = cv2.blur(paper, (paper_kernel, paper_kernel))
+    balanced = f / np.maximum(paper, 8.0)
+    darkness = 1.0 - balanced.min(axis=2)
+    return np.clip(darkness, 0.0, 1.0), balanced
+
+
+def find_index(bgr: np.ndarray, *, expect_height: float | None = None, paper_kernel: int = 0) -> Index | None:
+    """The rank-over-suit pair nearest the top-left of ``bgr``, or None if none is there.
+
+    ``expect_height`` (pixels) is the rank glyph height when the view is calibrated (the
+    canonical face); for free corner crops it is None and glyph pairs of any size compete.
+    """
+    h, w = bgr.shape[:2]
+    if paper_kernel <= 0:
+        paper_kernel = max(9, (min(h, w) // 6) | 1)
+    ink, _ = ink_map(bgr, paper_kernel)
+    grey_paper = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    binary = (ink > 0.35).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    boxes: list[Box] = []
+    singles: dict[int, Box] = {}
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if bh < _MIN_GLYPH_PX or area < 20 or bw > 0.6 * w or bh > 0.6 * h:
+            continue
+        if x == 0 or y == 0 or x + bw >= w:
+            continue  # cut by the view's edge: not a whole glyph
+        # A glyph cut by the bottom edge can still be the suit pip (its top half identifies it).
+        if area < 0.12 * bw * bh:
+            continue  # a thin frame line or outline, not a glyph
+        singles[i] = Box(x, y, x + bw, y + bh, (i,))
+        boxes.append(singles[i])
+    boxes = _merge_side_by_side(boxes)
+    best: tuple[float, Box, Box] | None = None
+    for r in boxes:
+        if r.y1 >= h:
+            continue
+        for s in boxes:
+            if s is r or s.y0 < r.y1 - 0.15 * r.h:
+                continue
+            score = _pair_score(r, s, expect_height, h)
+            if score is not None and (best is None or score < best[0]):
+                best = (score, r, s)
+    if best is None:
+        return None
+    _, rbox, sbox = best
+    if float(grey_paper[rbox.y0:rbox.y1, rbox.x0:rbox.x1].mean()) < 25:
+        return None  # a black hole in a black frame, not ink on paper
+    rank = _crop(ink, labels, rbox)
+    # A "10" and a card edge beside a "9" look alike to the segmentation: offer both readings.
+    alternatives = tuple(_crop(ink, labels, singles[p]) for p in rbox.parts[1:]
+                         if singles[rbox.parts[0]].w < 0.35 * rbox.h)
+    suit = _crop(ink, labels, sbox)
+    shown = [f for f in SUIT_TOPS if sbox.h >= round(f * rbox.h)]
+    if not shown:
+        return None  # too little of the pip shows to tell its suit
+    top_frac = shown[-1] if sbox.y1 >= h else SUIT_TOPS[-1]
+    top = pip_top(suit, rbox.h, top_frac)
+    redness, contrast = _ink_colour(bgr, ink, rbox.union(sbox))
+    if redness is None:
+        return None
+    whole = suit if sbox.y1 < h else None
+    return Index(rank, alternatives, whole, top, top_frac, rbox, sbox, redness, contrast)
+
+
+def _ink_colour(bgr: np.ndarray, ink: np.ndarray, box: Box) -> tuple[float | None, float]:
+    """Redness of the index ink against the paper right around it (so the light's tint cancels)."""
+    pad = max(2, box.h // 6)
+    y0, y1 = max(0, box.y0 - pad), min(bgr.shape[0], box.y1 + pad)
+    x0, x1 = max(0, box.x0 - pad), min(bgr.shape[1], box.x1 + pad)
+    patch = bgr[y0:y1, x0:x1].astype(np.float32) + 1.0
+    strength = ink[y0:y1, x0:x1]
+    lightness = patch.min(axis=2)
+    # Paper is light *and* not ink: the dark table beside a card's edge is neither.
+    paper_sel = (strength < 0.15) & (lightness >= 0.75 * np.percentile(lightness, 95))
+    inside = np.zeros(strength.shape, bool)
+    inside[box.y0 - y0: box.y1 - y0, box.x0 - x0: box.x1 - x0] = True
+    # Ink only inside the glyphs' own box: the pad may reach past the card's edge onto the table.
+    ink_sel = inside & (strength >= max(0.3, 0.7 * float(np.percentile(strength[inside], 97))))
+    paper_px, ink_px = patch[paper_sel], patch[ink_sel]
+    if len(paper_px) < 10 or len(ink_px) < 5:
+        return None, 0.0
+    paper = np.median(paper_px, axis=0)
+    bal = ink_px / paper
+    redness = float(np.median(bal[:, 2] - bal[:, 1]))  # red and pink inks both swallow green
+    return redness, float(np.median(strength[ink_sel]))
+
+
+def _merge_side_by_side(boxes: list[Box]) -> list[Box]:
+    """Join glyphs that stand side by side at the same height ("10", a broken stroke)."""
+    boxes = sorted(boxes, key=lambda b: b.x0)
+    merged: list[Box] = []
+    for b in boxes:
+        for i, m in enumerate(merged):
+            overlap = min(m.y1, b.y1) - max(m.y0, b.y0)
+            gap = b.x0 - m.x1
+            tall = max(m.h, b.h)
+            # "1" and "0" share their top and bottom lines; a frame line or card edge does not.
+            aligned = abs(m.y0 - b.y0) < 0.12 * tall and abs(m.y1 - b.y1) < 0.12 * tall
+            if aligned and overlap > 0.8 * min(m.h, b.h) and abs(m.h - b.h) < 0.25 * max(m.h, b.h) \
+                    and gap < 0.35 * max(m.h, b.h) and m.union(b).w < 1.3 * max(m.h, b.h):
+                merged[i] = m.union(b)
+                break
+        else:
+            merged.append(b)
+    return merged
+
+
+def _pair_score(r: Box, s: Box, expect: float | None, bottom: int) -> float | None:
+    """Lower is better: a rank glyph with its suit pip close under it, near the top-left."""
+    if r.h < 1.5 * _MIN_GLYPH_PX * 0.8:
+        return None
+    if expect is not None and not 0.6 * expect < r.h < 1.5 * expect:
+        return None
+    cx_r, cx_s = (r.x0 + r.x1) / 2, (s.x0 + s.x1) / 2
+    if abs(cx_r - cx_s) > 0.45 * max(r.w, s.w, 0.5 * r.h):
+        return None
+    gap = s.y0 - r.y1
+    if gap > 0.7 * r.h or gap < -0.15 * r.h:
+        return None
+    if not (0.3 * r.h < s.h or s.y1 >= bottom) or s.h > 1.15 * r.h or not 0.22 * r.h < s.w < 1.3 * r.h:
+        return None
+    if r.w > 1.3 * r.h:
+        return None
+    return r.x0 + r.y0 + 2.0 * abs(cx_r - cx_s)
+
+
+def pip_top(suit: np.ndarray, rank_height: int, fraction: float) -> np.ndarray:
+    """The pip's top rows, trimmed to their own ink: what a pip cut at that height shows."""
+    top = suit[: max(2, round(fraction * rank_height))]
+    cols = np.nonzero((top > 0.35).any(axis=0))[0]
+    return top[:, cols[0]: cols[-1] + 1] if len(cols) else top
+
+
+def _crop(ink: np.ndarray, labels: np.ndarray, box: Box) -> np.ndarray:
+    """The glyph's own ink: a neighbour's stroke reaching into its box (a frame line) is left out."""
+    own = np.isin(labels[box.y0:box.y1, box.x0:box.x1], box.parts)
+    own = cv2.dilate(own.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0  # keep the soft rim
+    return np.where(own, ink[box.y0:box.y1, box.x0:box.x1], 0.0).astype(np.float32)
+
+
+def glyph_feature(mask: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """A glyph resized to ``shape``, softened (so stroke weight and font matter less), unit norm."""
+    rows, cols = shape
+    small = cv2.resize(mask.astype(np.float32), (cols, rows), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (3, 3), 0.8)
+    v = small.ravel() - small.mean()
+    norm = float(np.linalg.norm(v))
+    aspect = mask.shape[1] / max(mask.shape[0], 1)
+    # Aspect travels with the shape: a "1" and an "I" differ mostly in width once normalised.
+    return np.append(v / norm if norm > 1e-6 else v, 0.6 * aspect).astype(np.float32)

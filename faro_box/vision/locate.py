@@ -1,0 +1,162 @@
+"""Where the card is: a calibrated window, or one card found anywhere in the frame.
+
+Both end in the canonical view: an upright card face CANON_W×CANON_H whose top-left corner
+holds an index. Find mode cannot tell a card from the same card turned 180°; it does not need
+to, since both corners carry the index the right way up and the reader reads both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from faro_box.errors import VisionError
+
+CANON_W, CANON_H = 200, 280
+_CANON_DST = np.array([[0, 0], [CANON_W - 1, 0], [CANON_W - 1, CANON_H - 1], [0, CANON_H - 1]], np.float32)
+_FIND_WIDTH = 320  # find mode looks at a frame at this width: enough for a card, cheap
+_ASPECT = 1.4  # a poker card; bridge cards (1.56) and old square-cornered ones fit the band below
+
+
+def check_image(image: object) -> np.ndarray:
+    """The image as HxWx3 uint8 BGR (a grey image is widened), or a VisionError saying why not."""
+    if not isinstance(image, np.ndarray):
+        raise VisionError(f"an image must be a numpy array, not {type(image).__name__!r}")
+    if image.dtype != np.uint8:
+        raise VisionError(f"an image must be uint8, not {str(image.dtype)!r}")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim != 3 or image.shape[2] not in (3, 4) or min(image.shape[:2]) < 16:
+        raise VisionError(f"an image must be HxWx3 and at least 16 pixels a side, not {image.shape!r}")
+    if image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    return image
+
+
+def parse_window(corners: Sequence[Sequence[float]] | Sequence[float]) -> np.ndarray:
+    """Four (x, y) corners clockwise from top-left (or 8 numbers) as a 4×2 float32 array."""
+    try:
+        arr = np.asarray(corners, np.float32).reshape(4, 2)
+    except (ValueError, TypeError):
+        raise VisionError(f"a window is 4 corners x1,y1,...,x4,y4, not {corners!r}") from None
+    if not np.all(np.isfinite(arr)):
+        raise VisionError(f"a window's corners must be finite numbers, not {corners!r}")
+    area = cv2.contourArea(arr)
+    if area < 64:
+        raise VisionError(f"the window {arr.ravel().tolist()!r} encloses no area (corners repeated or in a line)")
+    # Shoelace sign in image coordinates (y down): positive means clockwise on screen.
+    x, y = arr[:, 0], arr[:, 1]
+    if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:
+        raise VisionError(f"the window {arr.ravel().tolist()!r} runs anticlockwise: give the corners "
+                          "clockwise from the top-left")
+    return arr
+
+
+def warp_quad(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    m = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), _CANON_DST)
+    return cv2.warpPerspective(frame, m, (CANON_W, CANON_H), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def warp_window(frame: np.ndarray, corners: Sequence[tuple[float, float]]) -> np.ndarray:
+    """The calibrated quadrilateral (clockwise from top-left) warped to the canonical card view."""
+    return warp_quad(check_image(frame), parse_window(corners))
+
+
+def find_card(frame: np.ndarray) -> np.ndarray | None:
+    """The quadrilateral of the most card-like region (clockwise, long side vertical), or None.
+
+    A card is a bright, low-saturation, convex four-sided region. Two masks are tried: one by
+    whiteness relative to the frame (dark and busy tables) and one by edges (light tables,
+    where the card is barely brighter than the cloth but its outline still shows).
+    """
+    frame = check_image(frame)
+    scale = _FIND_WIDTH / frame.shape[1]
+    small = cv2.resize(frame, (_FIND_WIDTH, max(16, round(frame.shape[0] * scale))), interpolation=cv2.INTER_AREA)
+    area = small.shape[0] * small.shape[1]
+    best: tuple[float, np.ndarray] | None = None
+    for mask in _candidate_masks(small):
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            c_area = cv2.contourArea(contour)
+            if c_area < 0.015 * area or c_area > 0.95 * area:
+                continue
+            quad = _as_quad(contour)
+            if quad is None:
+                continue
+            score = _card_score(small, quad, c_area)
+            if score > 0 and (best is None or score > best[0]):
+                best = (score, quad)
+    if best is None:
+        return None
+    return _upright(best[1] / scale)
+
+
+def _candidate_masks(small: np.ndarray) -> list[np.ndarray]:
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    sat, val = hsv[..., 1].astype(np.int16), hsv[..., 2].astype(np.int16)
+    whiteness = np.clip(val - sat, 0, 255).astype(np.uint8)
+    _, by_white = cv2.threshold(whiteness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    kernel = np.ones((3, 3), np.uint8)
+    by_white = cv2.morphologyEx(by_white, cv2.MORPH_CLOSE, kernel, iterations=2)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 20, 60)
+    edges = cv2.dilate(edges, kernel)
+    # The card's inside is the region that the outline closes: fill the closed outlines.
+    filled = np.zeros_like(edges)
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(filled, contours, -1, 255, -1)
+    filled = cv2.erode(filled, kernel)
+    return [by_white, filled]
+
+
+def _as_quad(contour: np.ndarray) -> np.ndarray | None:
+    hull = cv2.convexHull(contour)
+    hull_area = cv2.contourArea(hull)
+    if hull_area <= 0 or cv2.contourArea(contour) / hull_area < 0.85:
+        return None
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.035, 0.05):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float32)
+            break
+    else:
+        # Rounded or clipped corners: the minimum-area rectangle still fits a card well.
+        quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
+    if cv2.contourArea(quad) < 0.85 * hull_area or cv2.contourArea(quad) > 1.2 * hull_area:
+        return None
+    return quad
+
+
+def _card_score(small: np.ndarray, quad: np.ndarray, c_area: float) -> float:
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    long_side, short_side = max(sides[0] + sides[2], sides[1] + sides[3]), min(sides[0] + sides[2], sides[1] + sides[3])
+    aspect = long_side / max(short_side, 1e-6)
+    if not 1.15 < aspect < 1.85:
+        return 0.0
+    mask = np.zeros(small.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, quad.astype(np.int32), 255)
+    inner = cv2.erode(mask, np.ones((5, 5), np.uint8))
+    if not inner.any():
+        return 0.0
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    paper = (hsv[..., 2] > 110) & (hsv[..., 1] < 90)
+    white_share = float(paper[inner > 0].mean())
+    if white_share < 0.35:
+        return 0.0
+    return c_area * white_share / (1.0 + 2.0 * abs(aspect - _ASPECT))
+
+
+def _upright(quad: np.ndarray) -> np.ndarray:
+    """Order the corners clockwise from a top-left such that the first side is a short one."""
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    quad = quad[np.argsort(angles)]  # clockwise on screen (y down)
+    start = int(np.argmin(quad.sum(axis=1)))
+    quad = np.roll(quad, -start, axis=0)
+    if np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[3] - quad[0]):
+        quad = np.roll(quad, -1, axis=0)  # landscape: turn a quarter so the long side is vertical
+    return quad.astype(np.float32)

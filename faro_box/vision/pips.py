@@ -1,0 +1,41 @@
+"""Counting the pips of a face: a rank cue that no font can change (A–10)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from faro_box.vision import glyphs
+
+_PIP_AREA = (0.2, 0.8, 0.07, 0.93)  # x0, x1, y0, y1 of the canonical face: the pips, not the indices
+
+
+def count_pips(face: np.ndarray) -> int | None:
+    """How many pips the face shows, or None when that is not clearly a pip card (courts, clutter)."""
+    h, w = face.shape[:2]
+    x0, x1, y0, y1 = (round(_PIP_AREA[0] * w), round(_PIP_AREA[1] * w), round(_PIP_AREA[2] * h), round(_PIP_AREA[3] * h))
+    region = face[y0:y1, x0:x1]
+    ink, _ = glyphs.ink_map(region, 41)
+    binary = (ink > 0.4).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    rh, rw = binary.shape
+    areas, boxes = [], []
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if area < 0.0015 * rh * rw:
+            continue  # specks, print dust
+        if x == 0 or y == 0 or x + bw >= rw or y + bh >= rh:
+            return None  # something runs out of the pip area: a frame, a hand, a misplaced warp
+        if area < 0.3 * bw * bh:
+            return None  # outlines and line art: a court card or clutter
+        areas.append(area)
+        boxes.append((bw, bh))
+    if not areas:
+        return None
+    if len(areas) == 1:
+        # An ace: one large pip in the middle.
+        return 1 if areas[0] > 0.03 * rh * rw else None
+    med = float(np.median(areas))
+    if any(a < 0.5 * med or a > 2.0 * med for a in areas) or len(areas) > 10:
+        return None
+    return len(areas)

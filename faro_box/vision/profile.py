@@ -1,0 +1,210 @@
+"""Deck profiles: what the reader knows about one physical deck, learnt from one image per card.
+
+A profile holds glyph templates for the corner index (rank glyphs, suit pips whole and cut at
+fixed heights) and small whole-face templates (for index-less decks and as a cross-check).
+Ranks and suits are learnt separately, so one image per card gives every rank four examples
+and every suit thirteen.
+"""
+
+from __future__ import annotations
+
+import enum
+import io
+import zipfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from faro_box.cards import FULL_DECK, Card, Rank, Suit
+from faro_box.errors import VisionError
+from faro_box.vision import glyphs
+from faro_box.vision.features import IndexFeatures, face_feature, index_features
+
+PROFILE_VERSION = 1
+_MAGIC = "faro-box deck profile"
+RANKS: tuple[Rank, ...] = tuple(Rank)
+SUITS: tuple[Suit, ...] = tuple(Suit)
+
+
+class View(enum.Enum):
+    """What the camera shows: a whole card face, or a close-up of the index corner only."""
+
+    FACE = "face"
+    CORNER = "corner"
+
+
+@dataclass(frozen=True, eq=False)
+class DeckProfile:
+    name: str
+    view: View
+    rank_feats: np.ndarray  # (n, d) float32
+    rank_labels: np.ndarray  # (n,) int: Rank values
+    suit_feats: dict[str, np.ndarray]  # "whole" and "top0.22" ... -> (m, d)
+    suit_labels: np.ndarray  # (m,) int: index into SUITS, same rows for every key
+    face_feats: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.float32))
+    face_labels: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # index into FULL_DECK
+    red_threshold: float = 0.08  # ink redness above this is red, below -this... see colour_of
+    has_index: bool = True
+
+    def save(self, path: str | Path) -> None:
+        arrays: dict[str, np.ndarray] = {
+            "meta": np.array([_MAGIC, str(PROFILE_VERSION), self.name, self.view.value,
+                              repr(self.red_threshold), "1" if self.has_index else "0"]),
+            "rank_feats": self.rank_feats, "rank_labels": self.rank_labels,
+            "suit_labels": self.suit_labels, "face_feats": self.face_feats, "face_labels": self.face_labels,
+        }
+        for key, value in self.suit_feats.items():
+            arrays[f"suit_{key}"] = value
+        buf = io.BytesIO()
+        np.savez_compressed(buf, **arrays)  # type: ignore[arg-type]
+        try:
+            Path(path).write_bytes(buf.getvalue())
+        except OSError as exc:
+            raise VisionError(f"cannot write the deck profile {str(path)!r}: {exc.strerror}") from None
+
+    @classmethod
+    def load(cls, path: str | Path) -> DeckProfile:
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise VisionError(f"cannot read the deck profile {str(path)!r}: {exc.strerror}") from None
+        return cls.from_bytes(data, source=str(path))
+
+    @classmethod
+    def from_bytes(cls, data: bytes, *, source: str = "<bytes>") -> DeckProfile:
+        try:
+            with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+                arrays = {k: npz[k] for k in npz.files}
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as exc:
+            raise VisionError(f"{source!r} is not a deck profile (unreadable: {exc})") from None
+        meta = arrays.get("meta")
+        if meta is None or meta.ndim != 1 or len(meta) < 6 or str(meta[0]) != _MAGIC:
+            raise VisionError(f"{source!r} is not a deck profile (no profile header)")
+        if str(meta[1]) != str(PROFILE_VERSION):
+            raise VisionError(f"the deck profile {source!r} has version {str(meta[1])!r}; this faro-box reads "
+                              f"version {PROFILE_VERSION}: enrol the deck again")
+        try:
+            suit_feats = {k[5:]: v.astype(np.float32) for k, v in arrays.items()
+                          if k.startswith("suit_") and k != "suit_labels"}
+            profile = cls(name=str(meta[2]), view=View(str(meta[3])),
+                          rank_feats=arrays["rank_feats"].astype(np.float32),
+                          rank_labels=arrays["rank_labels"].astype(np.int64), suit_feats=suit_feats,
+                          suit_labels=arrays["suit_labels"].astype(np.int64),
+                          face_feats=arrays["face_feats"].astype(np.float32),
+                          face_labels=arrays["face_labels"].astype(np.int64),
+                          red_threshold=float(meta[4]), has_index=str(meta[5]) == "1")
+        except (KeyError, ValueError) as exc:
+            raise VisionError(f"the deck profile {source!r} is damaged: {exc}") from None
+        profile.check(source)
+        return profile
+
+    def check(self, source: str) -> None:
+        """Shapes that fit together, or the profile is refused (a corrupt file must not read cards)."""
+        problems = []
+        if self.has_index:
+            if self.rank_feats.ndim != 2 or len(self.rank_feats) != len(self.rank_labels) or not len(self.rank_labels):
+                problems.append("rank templates")
+            if set(self.suit_feats) != set(SUIT_KEYS):
+                problems.append("suit template kinds")
+            for v in self.suit_feats.values():
+                if v.ndim != 2 or len(v) != len(self.suit_labels):
+                    problems.append("suit templates")
+                    break
+            if self.rank_labels.size and not set(self.rank_labels.tolist()) <= {int(r) for r in RANKS}:
+                problems.append("rank labels")
+            if self.suit_labels.size and (self.suit_labels.min() < 0 or self.suit_labels.max() >= 4):
+                problems.append("suit labels")
+        if self.face_feats.ndim != 2 or len(self.face_feats) != len(self.face_labels):
+            problems.append("face templates")
+        elif self.face_labels.size and (self.face_labels.min() < 0 or self.face_labels.max() >= 52):
+            problems.append("face labels")
+        if not np.all(np.isfinite(self.rank_feats)) or not np.all(np.isfinite(self.face_feats)):
+            problems.append("non-finite numbers")
+        if not self.has_index and not len(self.face_labels):
+            problems.append("no templates at all")
+        if problems:
+            raise VisionError(f"the deck profile {source!r} is damaged ({', '.join(problems)}): enrol the deck again")
+
+
+SUIT_KEYS = ("whole", *(f"top{f}" for f in glyphs.SUIT_TOPS))
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """One enrolment example: the card and what was seen of it."""
+
+    card: Card
+    index: IndexFeatures | None
+    face: np.ndarray | None
+
+
+def build_profile(samples: Iterable[Sample], *, name: str, view: View) -> DeckProfile:
+    """A profile from labelled samples; VisionError naming what is missing if it cannot read a deck."""
+    rank_f, rank_l, suit_l, face_f, face_l = [], [], [], [], []
+    suit_f: dict[str, list[np.ndarray]] = {k: [] for k in SUIT_KEYS}
+    reds: list[tuple[float, bool]] = []
+    n = 0
+    for s in samples:
+        n += 1
+        if s.index is not None and s.index.suit_whole is not None:
+            rank_f.append(s.index.rank[0])
+            rank_l.append(int(s.card.rank))
+            suit_l.append(SUITS.index(s.card.suit))
+            suit_f["whole"].append(s.index.suit_whole)
+            for f in glyphs.SUIT_TOPS:
+                suit_f[f"top{f}"].append(s.index.suit_tops[f])
+            reds.append((s.index.redness, s.card.suit in (Suit.HEARTS, Suit.DIAMONDS)))
+        if s.face is not None:
+            face_f.append(s.face)
+            face_l.append(FULL_DECK.index(s.card))
+    if n == 0:
+        raise VisionError("enrolment got no images at all")
+    has_index = bool(rank_l)
+    if has_index:
+        missing_r = [r.symbol for r in RANKS if int(r) not in rank_l]
+        missing_s = [str(s) for i, s in enumerate(SUITS) if i not in suit_l]
+        if missing_r or missing_s:
+            raise VisionError(f"enrolment found no readable index for rank(s) {missing_r!r} / suit(s) "
+                              f"{missing_s!r}: add clearer images of those cards")
+    elif view is View.CORNER:
+        raise VisionError("enrolment found no corner index in any image: corner views need an index")
+    dim_face = face_f[0].size if face_f else 1
+    profile = DeckProfile(
+        name=name, view=view,
+        rank_feats=np.array(rank_f, np.float32).reshape(len(rank_l), -1) if rank_l else np.zeros((0, 1), np.float32),
+        rank_labels=np.array(rank_l, np.int64),
+        suit_feats={k: (np.array(v, np.float32).reshape(len(suit_l), -1) if v else np.zeros((0, 1), np.float32))
+                    for k, v in suit_f.items()},
+        suit_labels=np.array(suit_l, np.int64),
+        face_feats=np.array(face_f, np.float32).reshape(len(face_l), dim_face) if face_f
+        else np.zeros((0, 1), np.float32),
+        face_labels=np.array(face_l, np.int64),
+        red_threshold=_red_threshold(reds), has_index=has_index)
+    profile.check(name)
+    return profile
+
+
+def _red_threshold(reds: Sequence[tuple[float, bool]]) -> float:
+    """Midway between the deck's black and red inks, as measured on its own enrolment images."""
+    red = [r for r, is_red in reds if is_red]
+    black = [r for r, is_red in reds if not is_red]
+    if not red or not black:
+        return 0.08
+    return float((np.percentile(red, 10) + np.percentile(black, 90)) / 2)
+
+
+def sample_from_view(card: Card, image: np.ndarray, view: View) -> Sample:
+    """What enrolment keeps of one image (already warped upright for FACE views)."""
+    from faro_box.vision.features import read_index_region
+    index = read_index_region(image, view)
+    face = face_feature(image) if view is View.FACE else None
+    return Sample(card, index_features(index) if index is not None else None, face)
+
+
+def generic_profile() -> DeckProfile:
+    """The profile shipped with the package: English indices in several fonts, no enrolment."""
+    data = resources.files("faro_box.vision").joinpath("data/generic.npz").read_bytes()
+    return DeckProfile.from_bytes(data, source="generic profile")

@@ -1,0 +1,195 @@
+"""The reader: one image in, one Reading out; it abstains (card None) rather than guess.
+
+Rank and suit are read from the corner index against the profile's templates. A card is named
+only when the rank and the suit each beat every rival by a clear margin, both corners agree
+(face views), the ink's colour agrees with the suit's shape, and the pip count, where it can be
+counted, agrees with the rank. Colour never picks the suit: it can only veto.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from faro_box.cards import FULL_DECK, Card, Rank, Suit
+from faro_box.vision import glyphs
+from faro_box.vision.features import IndexFeatures, face_feature, index_features, read_index_region
+from faro_box.vision.locate import check_image, find_card, parse_window, warp_quad
+from faro_box.vision.pips import count_pips
+from faro_box.vision.profile import RANKS, SUITS, DeckProfile, View, generic_profile
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    card: Card | None  # None: no card, or not sure enough to name one
+    confidence: float  # 0..1: how sure the reader is of ``card`` (of the best candidate if it abstained)
+    candidates: tuple[Card, ...] = ()  # best first, for a "confirm that card" prompt
+    present: bool = False  # a card is there at all
+    rank: Rank | None = None  # partial reads: a rank or suit the reader is sure of alone
+    suit: Suit | None = None
+    why: str = ""  # why it abstained, for logs and the dealer page
+
+
+@dataclass(frozen=True, slots=True)
+class _Votes:
+    rank: np.ndarray  # (13,) best similarity per rank
+    suit: np.ndarray  # (4,)
+    redness: float
+
+
+def _similarity(feats: np.ndarray, v: np.ndarray) -> np.ndarray:
+    d2 = np.sum((feats - v[None, :]) ** 2, axis=1)
+    return 1.0 - 0.5 * d2
+
+
+def _best_per_class(sim: np.ndarray, labels: np.ndarray, classes: int, offset: int) -> np.ndarray:
+    out = np.full(classes, -1.0, np.float32)
+    np.maximum.at(out, labels - offset, sim.astype(np.float32))
+    return out
+
+
+class Reader:
+    """Reads cards with one deck profile (the generic one when none is given)."""
+
+    # A rank (suit) is named only with similarity >= first and the runner-up's distance at least
+    # second times the winner's.
+    RANK_ACCEPT = (0.6, 2.0)
+    SUIT_ACCEPT = (0.6, 2.0)
+    COLOUR_BAND = 0.04  # redness this close to the deck's threshold: colour unknown, no veto
+
+    def __init__(self, profile: DeckProfile | None = None, *, view: View | None = None) -> None:
+        self.profile = profile if profile is not None else generic_profile()
+        self.view = view if view is not None else self.profile.view
+
+    def read(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None) -> Reading:
+        image = check_image(image)
+        if window is not None:
+            return self._read_face(warp_quad(image, parse_window(window)))
+        if self.view is View.CORNER:
+            index = read_index_region(image, View.CORNER)
+            if index is None:
+                return Reading(None, 0.0, present=False, why="no card index in view")
+            return self._decide([self._votes(index_features(index))], pips=None)
+        quad = find_card(image)
+        if quad is None:
+            return Reading(None, 0.0, present=False, why="no card found")
+        return self._read_face(warp_quad(image, quad))
+
+    def _read_face(self, face: np.ndarray) -> Reading:
+        votes = []
+        if self.profile.has_index:
+            for which in (0, 1):
+                index = read_index_region(face, View.FACE, which=which)
+                if index is not None:
+                    votes.append(self._votes(index_features(index)))
+        if not votes and len(self.profile.face_labels):
+            return self._read_by_face(face)
+        if not votes:
+            return Reading(None, 0.0, present=_looks_like_card(face), why="no readable index")
+        return self._decide(votes, pips=count_pips(face))
+
+    def _votes(self, f: IndexFeatures) -> _Votes:
+        p = self.profile
+        rank = np.max([_best_per_class(_similarity(p.rank_feats, r), p.rank_labels, 13, 1) for r in f.rank], axis=0)
+        if f.suit_whole is not None:
+            sim = _similarity(p.suit_feats["whole"], f.suit_whole)
+        else:
+            frac = max(f.suit_tops)
+            sim = _similarity(p.suit_feats[f"top{frac}"], f.suit_tops[frac])
+        suit = _best_per_class(sim, p.suit_labels, 4, 0)
+        return _Votes(rank, suit, f.redness)
+
+    def _decide(self, votes: list[_Votes], *, pips: int | None) -> Reading:
+        rank_scores = np.mean([v.rank for v in votes], axis=0)
+        suit_scores = np.mean([v.suit for v in votes], axis=0)
+        redness = float(np.mean([v.redness for v in votes]))
+        thr = self.profile.red_threshold
+        red = True if redness > thr + self.COLOUR_BAND else False if redness < thr - self.COLOUR_BAND else None
+        r_i, conf_rank = _pick(rank_scores, self.RANK_ACCEPT)
+        s_i, conf_suit, suit_why = _pick_suit(suit_scores, red, self.SUIT_ACCEPT)
+        rank, suit = RANKS[r_i], SUITS[s_i]
+        candidates = _candidates(rank_scores, suit_scores)
+        confidence = min(conf_rank, conf_suit)
+        why = suit_why
+        if len(votes) == 2 and any(int(np.argmax(v.rank)) != r_i for v in votes):
+            why = why or "the two corners disagree on the rank"
+        if pips is not None and rank <= Rank.TEN and pips != int(rank):
+            why = why or f"{pips} pips contradict the index {rank.symbol}"
+        rank_ok = conf_rank >= 0.5 and "rank" not in why and "pips" not in why
+        suit_ok = conf_suit >= 0.5 and not suit_why
+        if not why and rank_ok and suit_ok:
+            return Reading(Card(rank, suit), confidence, candidates, present=True, rank=rank, suit=suit)
+        why = why or ("rank unsure" if not rank_ok else "suit unsure")
+        return Reading(None, min(confidence, 0.49), candidates, present=True,
+                       rank=rank if rank_ok else None, suit=suit if suit_ok else None, why=why)
+
+    def _read_by_face(self, face: np.ndarray) -> Reading:
+        """Index-less decks: the enrolled faces decide (either way up), with the same margins."""
+        p = self.profile
+        f = face_feature(face)
+        f180 = face_feature(np.ascontiguousarray(face[::-1, ::-1]))
+        sim = np.maximum(p.face_feats @ f, p.face_feats @ f180)
+        scores = np.full(52, -1.0, np.float32)
+        np.maximum.at(scores, p.face_labels, sim.astype(np.float32))
+        i, confidence = _pick(scores, (0.6, 1.5))
+        card = FULL_DECK[i]
+        order = np.argsort(scores)[::-1][:5]
+        candidates = tuple(FULL_DECK[j] for j in order if scores[j] > 0)
+        pips = count_pips(face)
+        if pips is not None and card.rank <= Rank.TEN and pips != int(card.rank):
+            return Reading(None, confidence, candidates, present=True, why=f"{pips} pips contradict the face")
+        if confidence >= 0.5:
+            return Reading(card, confidence, candidates, present=True, rank=card.rank, suit=card.suit)
+        return Reading(None, confidence, candidates, present=True, why="face unsure")
+
+
+def _confidence(best: float, runner_up: float, accept: tuple[float, float]) -> float:
+    """0.5 exactly at the acceptance line, rising as the best template is both close (similarity
+    over ``accept[0]``) and clearly closer than the runner-up (distance ratio over ``accept[1]``)."""
+    s_min, ratio_min = accept
+    d1, d2 = max(1.0 - best, 1e-3), max(1.0 - runner_up, 1e-3)
+    a = (best - s_min) / max(1e-6, 1.0 - s_min) * 4.0
+    b = float(np.log(d2 / d1) - np.log(ratio_min))
+    return float(1.0 / (1.0 + np.exp(-3.0 * min(a, b))))
+
+
+def _pick(scores: np.ndarray, accept: tuple[float, float]) -> tuple[int, float]:
+    order = np.argsort(scores)[::-1]
+    return int(order[0]), _confidence(float(scores[order[0]]), float(scores[order[1]]), accept)
+
+
+_RED = (SUITS.index(Suit.HEARTS), SUITS.index(Suit.DIAMONDS))
+_BLACK = (SUITS.index(Suit.SPADES), SUITS.index(Suit.CLUBS))
+
+
+def _pick_suit(scores: np.ndarray, red: bool | None, accept: tuple[float, float]) -> tuple[int, float, str]:
+    """The pip's shape names the suit; the ink's colour only vetoes.
+
+    With the colour measured, the shape must beat its same-colour rival (heart v diamond, spade v
+    club) by the full margin; the other colour's suits lose unless the shape clearly prefers one,
+    which is a contradiction and an abstention. A pip cut so that only its point shows (diamond
+    or spade?) is thus named only when the ink's colour and the shape agree.
+    """
+    if red is None:
+        i, conf = _pick(scores, accept)
+        return i, conf, ""
+    own, other = (_RED, _BLACK) if red else (_BLACK, _RED)
+    i = max(own, key=lambda k: scores[k])
+    rival = min(own, key=lambda k: scores[k])
+    j = max(other, key=lambda k: scores[k])
+    if _confidence(float(scores[j]), float(scores[i]), accept) >= 0.5:
+        return j, 0.0, f"ink colour ({'red' if red else 'black'}) contradicts the {SUITS[j].name.lower()} pip"
+    return i, _confidence(float(scores[i]), float(scores[rival]), accept), ""
+
+
+def _candidates(rank_scores: np.ndarray, suit_scores: np.ndarray, n: int = 5) -> tuple[Card, ...]:
+    joint = rank_scores[:, None] + suit_scores[None, :]
+    order = np.argsort(joint.ravel())[::-1][:n]
+    return tuple(Card(RANKS[k // 4], SUITS[k % 4]) for k in order)
+
+
+def _looks_like_card(face: np.ndarray) -> bool:
+    ink, _ = glyphs.ink_map(face, 31)
+    return bool(0.01 < float((ink > 0.35).mean()) < 0.6)
