@@ -229,8 +229,12 @@ class Broadcaster:
         self._queues.discard(queue)
 
     def close(self) -> None:
-        """End every stream (server shutdown)."""
-        self._fan_out(None)
+        """End every stream (server shutdown); thread-safe."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(self._fan_out, None)
 
 
 class _SecurityHeaders:
@@ -504,6 +508,7 @@ class RunningServer:
 
     server: Any
     thread: threading.Thread
+    app: Starlette
     host: str
     port: int
     _stopped: bool = field(default=False)
@@ -515,6 +520,8 @@ class RunningServer:
     def stop(self, timeout: float = 10.0) -> None:
         if not self._stopped:
             self._stopped = True
+            # Live streams never end by themselves: close them so the shutdown is prompt.
+            self.app.state.broadcaster.close()
             self.server.should_exit = True
             self.thread.join(timeout)
 
@@ -543,4 +550,4 @@ def serve(app: Starlette, host: str = "127.0.0.1", port: int = 8000, *, backgrou
             raise DeviceError(f"the web display could not start on {host!r}:{port!r}")
         time.sleep(0.01)
     bound = server.servers[0].sockets[0].getsockname()[1] if port == 0 else port
-    return RunningServer(server, thread, host, bound)
+    return RunningServer(server, thread, app, host, bound)

@@ -1,0 +1,139 @@
+"""The pages in real headless Chromium against uvicorn and the real Table (screenshots in artifacts/)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from display_helpers import PIN, deal_cards, send, start_two_players
+
+from faro_box.table import Table
+
+pytestmark = pytest.mark.browser
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_path: str) -> Iterator[Any]:
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def test_audience_page_shows_a_turns_settlement(browser: Any, live: Any, table: Table) -> None:
+    start_two_players(table)
+    send(table, {"type": "place", "player": "bob", "spec": {"id": "b2", "kind": "group", "ranks": ["4", "5", "9", "10"],
+                                                            "stake": 1}})
+    send(table, {"type": "place", "player": "ann", "spec": {"id": "a2", "kind": "high", "stake": 3}})
+    deal_cards(table, ["5S"])
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(live.url + "/")
+    page.wait_for_selector(".chip[data-bet='a1']")
+    assert page.locator(".lcard[data-rank='9'] .chip[data-bet='a1']").inner_text().replace("\u2009", " ") == "A 2"
+    assert page.locator(".lcard[data-rank='K'] .chip.copper[data-bet='b1']").count() == 1
+    deal_cards(table, ["KD", "9C"])
+    latest = page.locator("#announcements .latest")
+    latest.wait_for()
+    page.wait_for_function("() => document.querySelector('#announcements .latest') && "
+                           "document.querySelector('#announcements .latest').textContent.startsWith('Turn 1')")
+    assert latest.inner_text() == ("Turn 1: K loses, 9 wins. Ann's 9 wins 2; Bob's coppered K wins 2; "
+                                   "Bob's 4-5-9-10 wins 1; Ann's high card loses 3; the bank pays 2.")
+    assert page.locator(".cardface.loser .rank").inner_text() == "K"
+    assert page.locator(".cardface.winner .rank").inner_text() == "9"
+    balances = page.locator(".baltable").inner_text()
+    assert "Ann" in balances and "\u22121" in balances and "+3" in balances  # ann 2 - 3, bob 2 + 1
+    assert page.locator(".chip[data-bet='a1']").count() == 0  # settled bets leave the layout
+    assert page.locator(".stripbox.high .chip[data-bet='a2']").count() == 1  # high card stays
+    # The case-keeper: the soda's bead touches the frame, the winner's stops one gap short.
+    beads = page.locator("svg.beads circle.bead.out")
+    assert beads.count() == 3
+    deal_cards(table, ["AS", "8H", "2C", "3D"])
+    page.wait_for_function("(seq) => document.body.dataset.seq === seq", arg=str(table.state()["seq"]))
+    assert errors == []
+    shot(page, "audience_turn.png")
+    page.set_viewport_size({"width": 412, "height": 915})  # a phone in the room
+    shot(page, "audience_phone.png")
+    page.close()
+
+
+def test_dealer_page_refuses_a_wrong_pin_and_places_a_bet_by_clicks(browser: Any, live: Any, table: Table) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(live.url + "/dealer")
+    page.fill("#pin", "0000")
+    page.click("#login-button")
+    page.wait_for_function("() => document.getElementById('login-message').textContent.length > 0")
+    assert page.inner_text("#login-message") == "wrong PIN"
+    assert page.locator("#desk").is_hidden()
+    shot(page, "dealer_wrong_pin.png")
+    page.fill("#pin", PIN)
+    page.click("#login-button")
+    page.locator("#desk").wait_for(state="visible")
+    page.fill("#players-input", "ann, bob, cy")
+    page.select_option("#profile", "foster")
+    page.click("#start")
+    page.locator("#players button[data-player='bob']").click()
+    page.click(".lcard[data-rank='9']")
+    page.click("#copper")
+    page.fill("#stake", "3")
+    page.click("#place")
+    page.wait_for_selector(".lcard[data-rank='9'] .chip.copper")
+    bets = table.state()["open_bets"]
+    assert [(b["player"], b["kind"], b["ranks"], b["stake"], b.get("copper")) for b in bets] == [
+        ("bob", "rank", ["9"], 3, True)]
+    # A group by selecting several ranks, then a high-card bet from the strip, for ann.
+    page.locator("#players button[data-player='ann']").click()
+    page.click("#copper")
+    page.fill("#stake", "2")
+    for rank in ("4", "5", "9", "10"):
+        page.click(f".lcard[data-rank='{rank}']")
+    page.click("#place")
+    page.wait_for_selector(".lcard[data-rank='4'] .chip.group")
+    page.click(".stripbox.high")
+    page.wait_for_selector(".stripbox.high .chip")
+    kinds = [(b["player"], b["kind"], b.get("ranks")) for b in table.state()["open_bets"]]
+    assert kinds[1:] == [("ann", "group", ["4", "5", "9", "10"]), ("ann", "high", None)]
+    # A refused bet shows the engine's reason and changes nothing.
+    page.locator("#players button[data-player='cy']").click()
+    for rank in ("A", "6"):  # not side by side: not a layout group
+        page.click(f".lcard[data-rank='{rank}']")
+    page.click("#place")
+    page.wait_for_function("() => document.getElementById('message').className.includes('error')")
+    assert "group" in page.inner_text("#message").lower()
+    assert len(table.state()["open_bets"]) == 3
+    shot(page, "dealer_bets.png")
+    # Withdraw by click.
+    page.click(f"button[data-withdraw='{bets[0]['id']}']")
+    page.wait_for_function("() => !document.querySelector('.lcard[data-rank=\"9\"] .chip.copper')")
+    assert [b["player"] for b in table.state()["open_bets"]] == ["ann", "ann"]
+    assert errors == []
+    page.close()
+
+
+def test_dealer_confirms_a_card_the_reader_could_not_read(browser: Any, live: Any, table: Table) -> None:
+    start_two_players(table)
+    send(table, {"type": "unread", "index": 0, "candidates": ["5S", "6S"], "snapshot": None})
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(live.url + "/dealer")
+    page.fill("#pin", PIN)
+    page.click("#login-button")
+    page.locator("#pending").wait_for(state="visible")
+    assert page.inner_text("#pending-title") == "Card 1 is waiting for the dealer's confirmation"
+    page.click("#candidates button:has-text('5S')")
+    page.locator("#pending").wait_for(state="hidden")
+    assert table.state()["exposed"] == ["5S"]
+    page.close()
