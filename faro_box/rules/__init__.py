@@ -17,6 +17,7 @@ from faro_box.rules.profiles import (
     find_profile,
 )
 from faro_box.rules.script import settle_script
+from faro_box.rules.session import HOUSE, Session
 from faro_box.rules.settle import (
     Result,
     Settlement,
@@ -28,7 +29,7 @@ from faro_box.rules.settle import (
 )
 
 __all__ = [
-    "BANKER", "GROUPS", "LAST_TURN", "PAIRS", "PROFILES", "SHAPES", "Bet", "BetKind", "Deal", "Exposure",
+    "BANKER", "GROUPS", "HOUSE", "Session", "LAST_TURN", "PAIRS", "PROFILES", "SHAPES", "Bet", "BetKind", "Deal", "Exposure",
     "GroupBoth", "HockRule", "Profile", "Result", "Role", "Settlement", "SplitShare", "Triple", "TurnResult",
     "call_fits", "call_pays", "find_profile", "is_layout_group", "parse_bet", "settle_at_hock", "settle_call",
     "settle_on_turn", "settle_script",

@@ -171,7 +171,7 @@ class Deal:
 
     @property
     def finished(self) -> bool:
-        return len(self._exposed) == DECK_SIZE and not any(self._count)
+        return len(self._exposed) == DECK_SIZE and not any(self._count[1:])
 
     @property
     def misdealt(self) -> bool:
