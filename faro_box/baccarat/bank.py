@@ -322,8 +322,9 @@ class Bank:
                             self._active.by_side(), bets, settlements, self._fund)
         self._results.append(result)
         self._active = self._active.after(outcomes)
-        self._suivi = frozenset(s.player for bet in bets if bet.banco for s in settlements
-                                if s.player == bet.player and s.result is Outcome.LOSE)
+        # Banco bets stand alone in their coup, so every lost stake then is a lost banco.
+        lost_banco = bool(bets) and bets[0].banco
+        self._suivi = frozenset(s.player for s in settlements if lost_banco and s.result is Outcome.LOSE)
         self._coup, self._coup_bets = None, ()
         self._claims.clear()
         self._bets.clear()

@@ -174,6 +174,8 @@ class Coup:
 
     def decide(self, seat: Seat, draw: bool) -> None:
         """Record a choice to draw (True) or stand (False) for ``seat``; RuleError if it is not its to make."""
+        if not isinstance(seat, Seat):
+            raise RuleError(f"a decision belongs to right, left or the banker, not {seat!r}")
         if not isinstance(draw, bool):
             raise RuleError(f"a decision is draw (true) or stand (false), not {draw!r}")
         word = "draw" if draw else "stand"

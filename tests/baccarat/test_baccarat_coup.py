@@ -149,3 +149,12 @@ def test_a_coup_cannot_give_outcomes_before_it_ends():
     coup = dealt("KS 5H", "2D 5C", "2S 3S")
     with pytest.raises(RuleError, match="not over: it waits for right's decision"):
         coup.outcomes()
+
+
+@pytest.mark.parametrize(("seat", "draw", "message"), [
+    ("right", True, "right, left or the banker, not 'right'"), (Seat.RIGHT, "yes", "not 'yes'")])
+def test_a_decision_must_name_a_hand_and_draw_or_stand(seat, draw, message):
+    coup = dealt("KS 5H", "2D 5C", "2S 3S")
+    with pytest.raises(RuleError, match=message):
+        coup.decide(seat, draw)
+    assert coup.next_step is Step.DECIDE_RIGHT
