@@ -47,7 +47,7 @@ def _total(cards: list[str]) -> int:
     return sum(point(Card.parse(c)) for c in cards) % 10
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(scripts())
 def test_a_script_obeys_every_invariant(script):
     result = settle_document(script)
@@ -90,7 +90,7 @@ def test_a_script_obeys_every_invariant(script):
         assert 156 - len(dealt) >= 9 and fund > 0
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(scripts())
 def test_the_same_script_always_gives_the_same_result(script):
     kept = copy.deepcopy(script)
@@ -113,7 +113,7 @@ def test_arbitrary_json_raises_only_our_own_errors(value):
         pass
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(scripts(), st.sampled_from(["doc", "coup", "bet"]), st.text(max_size=10)
        | st.sampled_from(["players", "sides", "banker", "fund", "shoe", "coups", "bets", "stake", "player",
                           "cheval", "banco", "left_on", "banker_draws", "right_draws_on_5"]), JSON)
