@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "settle",
     "replay",
     "export",
+    "demo",
     "pin",
 )
 

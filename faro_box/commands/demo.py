@@ -1,0 +1,120 @@
+"""``faro-box demo``: a whole faro deal on any PC, no hardware: the simulated dealing box read by
+the real reader and tracker, the table, the fake case-keeper, the web display and the terminal.
+
+``--fast`` runs the frames as fast as the machine reads them; ``--seed``, ``--port`` and
+``--journal`` make a run repeatable (with a journal, an interrupted demo carries on where it
+stopped). Exits 0 at the end of the deal, after the final balances, when every card the table
+recorded is the card the box dealt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from faro_box.errors import DeviceError, VisionError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("demo", help="deal a simulated faro deal through the whole box (no hardware)")
+    parser.add_argument("--fast", action="store_true", help="do not wait for the camera's frame rate")
+    parser.add_argument("--port", type=int, default=8000, help="web display port (0: any free port; default 8000)")
+    parser.add_argument("--no-web", action="store_true", help="no web display, terminal only")
+    parser.add_argument("--journal", metavar="PATH", help="journal the deal in this SQLite file (default: memory)")
+    parser.add_argument("--seed", type=int, default=1, help="the shuffle and the simulated camera (default 1)")
+    parser.add_argument("--lang", default="en", choices=("en", "ru", "fr"), help="language of the announcements")
+    parser.add_argument("--hold", action="store_true",
+                        help="keep the web display running after the deal until Ctrl-C")
+    parser.set_defaults(func=run)
+
+
+def _write_png(path: Path, image: Any) -> None:
+    import cv2
+
+    ok, data = cv2.imencode(".png", image)
+    if not ok:
+        raise VisionError(f"cannot encode the snapshot {path.name!r}")
+    path.write_bytes(data.tobytes())
+
+
+def run(args: argparse.Namespace) -> int:
+    from faro_box.demo import Demo, stacked_deck
+    from faro_box.devices.case_keeper import RecordingCaseKeeper
+    from faro_box.journal import Journal
+    from faro_box.table import Table
+    from faro_box.vision.reader import Reader
+    from faro_box.vision.simbox import FPS, SimBox
+    from faro_box.vision.track import Tracker
+
+    if not 0 <= args.port <= 65535:
+        raise DeviceError(f"--port must be 0..65535, not {args.port!r}")
+    out = sys.stdout
+    # --fast: the cards rest fewer frames in view; the same deck, bets and results.
+    box = SimBox(stacked_deck(args.seed), seed=args.seed, still=(3, 6) if args.fast else (8, 24))
+    tracker = Tracker(Reader(), window=box.window.tolist())
+    journal = Journal(args.journal) if args.journal else Journal()
+    server = None
+    with tempfile.TemporaryDirectory(prefix="faro-box-demo-") as snapshots, journal:
+        table = Table(journal, RecordingCaseKeeper())
+        _attach_terminal(table, out, args.lang)
+        if not args.no_web:
+            server = _start_web(table, args.port, Path(snapshots), args.lang, out)
+        try:
+            demo = Demo(table, box, tracker, realtime=not args.fast, fps=FPS, out=out,
+                        snapshot_dir=Path(snapshots), write_image=_write_png)
+            result = demo.run()
+            _report(result, out)
+            if server is not None and args.hold:
+                print(f"The display stays at {server.url}/ : Ctrl-C to stop.", file=out, flush=True)
+                _wait_for_interrupt()
+        finally:
+            if server is not None:
+                server.stop()
+    return 1 if result.wrong or result.settled != result.balances else 0
+
+
+def _attach_terminal(table: Any, out: Any, lang: str) -> None:
+    from faro_box.display.terminal import TerminalView
+
+    TerminalView(out, lang=lang).attach(table)
+
+
+def _start_web(table: Any, port: int, snapshots: Path, lang: str, out: Any) -> Any:
+    from faro_box.display.pin import hash_pin
+    from faro_box.display.web import create_app, serve
+
+    pin = f"{secrets.randbelow(10**6):06d}"
+    app = create_app(table, pin_hash=hash_pin(pin), snapshot_dir=snapshots, lang=lang)
+    server = serve(app, "127.0.0.1", port, background=True)
+    assert server is not None
+    print(f"Audience page: {server.url}/", file=out)
+    print(f"Dealer page:   {server.url}/dealer   (PIN for this demo: {pin})", file=out, flush=True)
+    return server
+
+
+def _report(result: Any, out: Any) -> None:
+    if result.wrong:
+        shown = ", ".join(str(i + 1) for i in result.wrong[:10])
+        print(f"WRONG: the table recorded other cards than the box dealt at card(s) {shown}.", file=out)
+    if result.settled is not None and result.settled != result.balances:
+        print(f"WRONG: `faro-box settle` settles the exported deal to {result.settled}.", file=out)
+    elif result.settled is not None:
+        print("Checked: `faro-box settle` settles the exported deal script to the same balances.", file=out)
+    elif not result.already_done:
+        print(f"All {len(result.exposed)} cards recorded as dealt: {result.read} read by the camera, "
+              f"{result.confirmed} named by the dealer, the rest by elimination.", file=out)
+    balances = ", ".join(f"{who} {amount:+g}" for who, amount in result.balances.items())
+    print(f"Final balances: {balances}", file=out, flush=True)
+
+
+def _wait_for_interrupt() -> None:
+    import threading
+
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
