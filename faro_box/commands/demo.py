@@ -100,13 +100,15 @@ def _report(result: Any, out: Any) -> None:
     if result.wrong:
         shown = ", ".join(str(i + 1) for i in result.wrong[:10])
         print(f"WRONG: the table recorded other cards than the box dealt at card(s) {shown}.", file=out)
-    if result.settled is not None and result.settled != result.balances:
-        print(f"WRONG: `faro-box settle` settles the exported deal to {result.settled}.", file=out)
-    elif result.settled is not None:
-        print("Checked: `faro-box settle` settles the exported deal script to the same balances.", file=out)
     elif not result.already_done:
         print(f"All {len(result.exposed)} cards recorded as dealt: {result.read} read by the camera, "
               f"{result.confirmed} named by the dealer, the rest by elimination.", file=out)
+    if result.settled is None:
+        print("WRONG: the deal did not come to its end.", file=out)
+    elif result.settled != result.balances:
+        print(f"WRONG: `faro-box settle` settles the exported deal to {result.settled}.", file=out)
+    else:
+        print("Checked: `faro-box settle` settles the exported deal script to the same balances.", file=out)
     balances = ", ".join(f"{who} {amount:+g}" for who, amount in result.balances.items())
     print(f"Final balances: {balances}", file=out, flush=True)
 

@@ -1,0 +1,99 @@
+"""`faro-box demo` end to end in a subprocess: the simulated box through the real reader, tracker,
+table, journal, terminal view and (in the second test) the web display."""
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import httpx
+import pytest
+
+from faro_box.demo import PLAYERS, plan_bets, stacked_deck
+
+FARO_BOX = [sys.executable, "-m", "faro_box.cli"]
+
+
+def _final_balances(stdout):
+    line = [x for x in stdout.splitlines() if x.startswith("Final balances: ")][-1]
+    pairs = re.findall(r"(\w+) ([+-]?\d+(?:\.\d+)?)", line[len("Final balances: "):])
+    return {who: float(amount) for who, amount in pairs}
+
+
+def test_the_demo_deck_and_bets_show_every_kind_of_bet():
+    for seed in range(1, 30):
+        deck = stacked_deck(seed)
+        assert sorted(map(str, deck)) == sorted(map(str, stacked_deck(seed)))
+        assert len(set(deck)) == 52
+        plan = plan_bets(deck)
+        shows = {p.shows for p in plan}
+        assert {"a plain bet that wins", "a coppered bet that wins", "a split: the bank takes half",
+                "a group bet on the 2x2 block", "high card, settled every turn",
+                "calling the turn right"} <= shows, seed
+        assert {p.command.player for p in plan} <= set(PLAYERS)
+
+
+@pytest.mark.slow
+def test_the_fast_demo_deals_a_whole_deck_and_exits_zero(tmp_path):
+    journal = tmp_path / "demo.sqlite"
+    done = subprocess.run([*FARO_BOX, "demo", "--fast", "--no-web", "--seed", "3", "--journal", str(journal)],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr
+    assert "All 52 cards recorded as dealt" in done.stdout
+    assert "Checked: `faro-box settle` settles the exported deal script to the same balances." in done.stdout
+    balances = _final_balances(done.stdout)
+    assert set(balances) == {*PLAYERS, "banker"} and sum(balances.values()) == 0
+    assert any(v != 0 for v in balances.values())
+    # The announcements of the scripted bets came through the terminal view.
+    assert "coppered" in done.stdout and "a split" in done.stdout and "call" in done.stdout
+    exported = subprocess.run([*FARO_BOX, "export", "--journal", str(journal)], capture_output=True, text=True,
+                              timeout=120)
+    script = json.loads(exported.stdout)
+    assert [str(c) for c in stacked_deck(3)] == script["deck"]
+    # Run again on the same journal: the finished deal is there, nothing is dealt twice.
+    again = subprocess.run([*FARO_BOX, "demo", "--fast", "--no-web", "--seed", "3", "--journal", str(journal)],
+                           capture_output=True, text=True, timeout=900)
+    assert again.returncode == 0 and "already holds this demonstration's finished deal" in again.stdout
+    assert _final_balances(again.stdout) == balances
+
+
+@pytest.mark.slow
+def test_the_demo_serves_the_table_on_the_web(tmp_path):
+    process = subprocess.Popen([*FARO_BOX, "demo", "--fast", "--port", "0", "--seed", "2", "--hold"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = []
+    reader = threading.Thread(target=lambda: lines.extend(process.stdout), daemon=True)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 120
+        url = None
+        while url is None and time.monotonic() < deadline:
+            found = [re.search(r"Audience page: (http://127\.0\.0\.1:\d+)/", x) for x in list(lines)]
+            url = next((m.group(1) for m in found if m), None)
+            time.sleep(0.2)
+        assert url, "".join(lines[-50:])
+        seen_cards = set()
+        deadline = time.monotonic() + 900
+        state = {}
+        while time.monotonic() < deadline:
+            state = httpx.get(f"{url}/api/state", timeout=10).json()
+            seen_cards.add(len(state["exposed"]))
+            if state["ended"] and state["deal"] == 1:
+                break
+            assert process.poll() is None, "".join(lines[-50:])
+            time.sleep(0.3)
+        assert state["ended"] and state["finished"] and len(state["exposed"]) == 52
+        assert len(seen_cards) > 3     # the page followed the deal while it was dealt
+        assert state["history"][-1]["outcome"] == "finished"
+        assert state["balances"]["banker"] == -sum(v for k, v in state["balances"].items() if k != "banker")
+        page = httpx.get(f"{url}/", timeout=10)
+        assert page.status_code == 200 and "<html" in page.text.lower()
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=60)
+        reader.join(timeout=10)
+    assert process.returncode == 0, "".join(lines[-50:])
+    assert {k: float(v) for k, v in state["balances"].items()} == _final_balances("".join(lines))
