@@ -38,7 +38,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _settle_lines(stream: IO[str], source: str, settle_script: Any) -> None:
     out = sys.stdout
-    dumps = json.dumps
+    # Results are fresh trees of dicts and lists: no cycles to look for, and that search costs.
+    dumps = json.JSONEncoder(check_circular=False).encode
     loads = json.loads
     for number, line in enumerate(stream, 1):
         if not line.strip():

@@ -58,8 +58,19 @@ def turn_of(index: int) -> int | None:
 
 
 _ROLES = tuple(role_of(i) for i in range(DECK_SIZE))
+_COMPLETES_TURN = tuple(role is Role.WINNER for role in _ROLES)
 _TURNS = tuple(turn_of(i) for i in range(DECK_SIZE))
 _SYMBOLS = ("",) + tuple(r.symbol for r in Rank)  # by rank value: no Enum hashing
+
+
+_SUIT_NUMBER = {suit.value: number for number, suit in enumerate(Suit)}
+
+
+_CARDS_OF = tuple(tuple(c for c in FULL_DECK if c.rank == value) for value in range(14))
+
+
+def card_bit(card: Card) -> int:
+    return 1 << (card.rank << 2) + _SUIT_NUMBER[card.suit._value_]
 
 
 def card_text(card: Card) -> str:
@@ -75,7 +86,10 @@ class TurnResult(NamedTuple):
     hock: Card | None = None  # the last turn knows the hock by elimination
 
     def to_json(self) -> dict[str, object]:
-        return {"turn": self.turn, "loser": card_text(self.loser), "winner": card_text(self.winner),
+        loser, winner = self.loser, self.winner
+        return {"turn": self.turn,
+                "loser": _SYMBOLS[loser.rank] + loser.suit._value_,  # card_text, inlined: hot path
+                "winner": _SYMBOLS[winner.rank] + winner.suit._value_,
                 "settlements": [s.to_json() for s in self.settlements]}
 
 
@@ -102,14 +116,15 @@ class Deal:
 
     def __init__(self, profile: Profile, players: Sequence[str]) -> None:
         players = tuple(players)
-        if not players or len(set(players)) != len(players) or BANKER in players or not all(
-                isinstance(p, str) and p for p in players):
+        if not players or not all(isinstance(p, str) and p for p in players) or BANKER in players or len(
+                set(players)) != len(players):
             raise RuleError(f"players must be distinct non-empty names other than 'banker', not {players!r}")
         self.profile = profile
         self.players: tuple[str, ...] = players
         self._exposed: list[Card] = []
-        # Shown suits by rank, not a set of cards: hashing a Card costs more than the whole settlement.
-        self._suits: list[list[Suit]] = [[] for _ in range(14)]
+        # The cards shown as bits of one int, not a set of Cards: hashing a Card runs Python code
+        # and costs more than the settlement of a turn.
+        self._shown = 0
         self._count = [4] * 14  # by rank value; index 0 unused
         self._open: dict[str, Bet] = {}
         self._seq: dict[str, int] = {}  # every id used in this deal, in placement order
@@ -184,8 +199,8 @@ class Deal:
     @property
     def remaining(self) -> tuple[Card, ...]:
         """The cards still in the box, in FULL_DECK order."""
-        suits = self._suits
-        return tuple(c for c in FULL_DECK if c.suit not in suits[c.rank])
+        shown = self._shown
+        return tuple(c for c in FULL_DECK if not shown & card_bit(c))
 
     @property
     def open_bets(self) -> tuple[Bet, ...]:
@@ -283,15 +298,15 @@ class Deal:
         if index == DECK_SIZE:
             raise RuleError(f"the deal is over: all 52 cards are out, so {str(card)!r} cannot leave the box")
         rank = card.rank
-        suits = self._suits[rank]
-        if card.suit in suits:
+        bit = 1 << (rank << 2) + _SUIT_NUMBER[card.suit._value_]
+        if self._shown & bit:
             shown_at = exposed.index(card)
             raise RuleError(f"{str(card)!r} was already shown (card {shown_at + 1} of this deal)")
+        self._shown |= bit
         exposed.append(card)
-        suits.append(card.suit)
         self._count[rank] -= 1
         self._marks.append(len(self._undo_log))
-        if index & 1 or not index or index == HOCK_INDEX:
+        if not _COMPLETES_TURN[index]:
             return None
         result = self._settle_turn(index >> 1, exposed[-2], card)
         self._turns.append(result)
@@ -318,7 +333,7 @@ class Deal:
         index = len(self._exposed) - 1
         result = self._result_of(index)
         card = self._exposed.pop()
-        self._suits[card.rank].remove(card.suit)
+        self._shown &= ~card_bit(card)
         self._count[card.rank] += 1
         if result is not None:
             self._turns.pop()
@@ -396,9 +411,9 @@ class Deal:
         return TurnResult(turn, loser, winner, tuple(settlements), hock)
 
     def _last_card(self) -> Card:
-        rank = Rank(self._count.index(1))
-        shown = self._suits[rank]
-        return next(Card(rank, suit) for suit in Suit if suit not in shown)
+        rank = Rank(self._count.index(1, 1))  # the one rank with a card left
+        shown = self._shown
+        return next(card for card in _CARDS_OF[rank] if not shown & card_bit(card))
 
     def _force_off_markers(self, settlements: list[Settlement]) -> None:
         # Seed 000: after a loss the player must take his markers down unless chips still cover them.

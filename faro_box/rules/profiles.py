@@ -8,7 +8,7 @@ the foster house options of seed 000 and are off by default everywhere).
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 
@@ -78,7 +78,7 @@ class Profile:
             raise ProfileError(f"house_rules must be an object of rule: value, not {overrides!r:.80}")
         changes: dict[str, object] = {}
         for key, value in overrides.items():
-            parse = _FIELD_PARSERS.get(key)  # type: ignore[call-overload]
+            parse = _FIELD_PARSERS.get(key)
             if parse is None:
                 raise ProfileError(
                     f"unknown house rule {key!r}: the rules are {', '.join(sorted(_FIELD_PARSERS))}")
@@ -105,7 +105,7 @@ class Profile:
         }
 
 
-def _enum_parser(cls: type[enum.Enum], optional: bool = False):  # type: ignore[no-untyped-def]
+def _enum_parser(cls: type[enum.Enum], optional: bool = False) -> Callable[[str, object], object]:
     def parse(key: str, value: object) -> object:
         if value is None and optional:
             return None
@@ -135,7 +135,7 @@ def _kinds(key: str, value: object) -> frozenset[BetKind]:
     by_value = {k.value: k for k in BetKind}
     kinds = set()
     for item in value:
-        if item not in by_value:
+        if not isinstance(item, str) or item not in by_value:
             raise ProfileError(
                 f"house rule {key!r}: {item!r} is not a bet kind: use {', '.join(by_value)}")
         kinds.add(by_value[item])

@@ -89,8 +89,9 @@ def _deck(written: object) -> tuple[Card, ...]:
 
 
 def _when(action: object) -> int:
-    at = action.get("at") if isinstance(action, Mapping) else None
-    return at if isinstance(at, int) and not isinstance(at, bool) and 1 <= at <= LAST_TURN else 0
+    """The turn an action goes before; 0 for a bad one (it is rejected with its reason)."""
+    at = action.get("at") if action.__class__ is dict or isinstance(action, Mapping) else None
+    return at if at.__class__ is int and 1 <= at <= LAST_TURN else 0
 
 
 def _run(deal: Deal, deck: tuple[Any, ...], actions: list[Any]) -> dict[str, Any]:
@@ -140,7 +141,7 @@ def _apply(deal: Deal, action: object) -> bool:
     if action.__class__ is not dict and not isinstance(action, Mapping):
         raise RuleError(f"an action must be an object like {{\"at\": 1, \"player\": ..., \"place\": ...}}, not {action!r:.80}")
     at = action.get("at")
-    if at.__class__ is not int or not 1 <= at <= LAST_TURN:  # type: ignore[operator]
+    if at.__class__ is not int or not 1 <= at <= LAST_TURN:
         raise RuleError(f"\"at\" must be a turn from 1 to 25 (bets go on between turns), not {at!r}")
     verbs = [k for k in action if k in VERBS]
     if len(verbs) + ("player" in action) + 1 != len(action):

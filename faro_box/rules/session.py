@@ -23,8 +23,8 @@ HOUSE = "house"
 class Session:
     def __init__(self, profile: Profile, participants: Sequence[str], first_banker: str | None = None) -> None:
         names = tuple(participants)
-        if not names or len(set(names)) != len(names) or BANKER in names or HOUSE in names or not all(
-                isinstance(n, str) and n for n in names):
+        if not names or not all(isinstance(n, str) and n for n in names) or BANKER in names or HOUSE in names or len(
+                set(names)) != len(names):
             raise RuleError(
                 f"participants must be distinct non-empty names other than 'banker' and 'house', not {names!r}")
         self.profile = profile

@@ -42,8 +42,9 @@ class Settlement(NamedTuple):
         return Fraction(self.halves, 2)
 
     def to_json(self) -> dict[str, object]:
+        halves = self.halves
         return {"bet": self.bet_id, "player": self.player, "result": self.result._value_,
-                "amount": json_amount(self.halves)}
+                "amount": halves >> 1 if not halves & 1 else halves / 2}  # json_amount, inlined
 
 # Enum members bound once: looking one up on its class (Python 3.11) costs more than the
 # arithmetic of a settlement, and these names sit on the hot path.
@@ -151,7 +152,7 @@ def call_fits(order: Sequence[Rank] | Sequence[Colour], last_three: Sequence[Car
             return f"the last three cards are all {ranks[0].symbol}s and the {profile.name!r} profile allows no call on them"
         if not all(isinstance(o, Colour) for o in order):
             return f"the last three cards are all {ranks[0].symbol}s: call the order of their colours, not {names!r}"
-        if sorted(c.value for c in order) != sorted(c.colour.value for c in last_three):  # type: ignore[union-attr]
+        if sorted(c.value for c in order) != sorted(c.colour.value for c in last_three):
             wanted = sorted(c.colour.value for c in last_three)
             return f"the call {names!r} does not fit the colours left in the box {wanted!r}"
         return None
