@@ -74,6 +74,7 @@ class PlannedBet:
     at: int             # placed between turns, before turn ``at`` (1 = before the soda)
     command: Command
     shows: str          # what it demonstrates, for the program's own notes
+    cards: int | None = None  # placed when exactly this many cards are out (a journal's own moment)
 
 
 def plan_bets(deck: Sequence[Card]) -> tuple[PlannedBet, ...]:
@@ -155,7 +156,8 @@ class Demo:
     def __init__(self, table: Table, box: Any, tracker: Any, *, realtime: bool, fps: float,
                  out: TextIO, snapshot_dir: Path | None = None,
                  write_image: Callable[[Path, Any], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> None:
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
+                 start: StartDeal | None = None, plan: Sequence[PlannedBet] | None = None) -> None:
         self.table, self.box, self.tracker = table, box, tracker
         self.realtime = realtime
         self.period = 1.0 / fps
@@ -164,10 +166,16 @@ class Demo:
         self.write_image = write_image
         self.clock, self.sleep = clock, sleep
         self.deck: tuple[Card, ...] = tuple(box.deck)
-        self.plan = plan_bets(self.deck)
+        # The exhibition hands in another deal's start and bets; the demo plays its own.
+        self.start = start or StartDeal(PROFILE, PLAYERS, {})
+        self.plan = tuple(plan) if plan is not None else plan_bets(self.deck)
         self.done: set[int] = set()
         self.read = self.confirmed = 0
-        table.subscribe(self._on_event)
+        self._unsubscribe = table.subscribe(self._on_event)
+
+    def close(self) -> None:
+        """Stop listening to the table (a loop of deals on one table keeps no old demo alive)."""
+        self._unsubscribe()
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -210,7 +218,7 @@ class Demo:
 
     def _resume_or_start(self) -> bool:
         """True when the journal already holds this very deal, finished."""
-        start = StartDeal(PROFILE, PLAYERS, {})
+        start = self.start
         journal = self.table.journal
         state = self.table.state()
         ours = [str(c) for c in self.deck]
@@ -276,7 +284,9 @@ class Demo:
         for number, planned in enumerate(self.plan):
             if number in self.done or planned.at > turn:
                 continue
-            if planned.at == 1 and index > 1 or planned.at > 1 and index != 2 * planned.at - 1:
+            if planned.cards is not None and planned.cards > index:
+                continue   # after the soda: wait for it
+            if planned.cards is not None and planned.cards < index or planned.at == 1 and index > 1 or planned.at > 1 and index != 2 * planned.at - 1:
                 self.done.add(number)   # its moment has passed (a resumed deal): not placed late
                 continue
             self.done.add(number)
