@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import IO, Any
@@ -20,6 +21,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly like any Unix filter, and keep Python
+        # from complaining again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
     from faro_box.rules.script import settle_script
 
     source: str = args.script
@@ -27,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
         stream = _open(source)
         try:
             _settle_lines(stream, source, settle_script)
+        except UnicodeDecodeError as exc:
+            raise ScriptError(f"{source!r} is not UTF-8 text: {exc}") from None
         finally:
             if stream is not sys.stdin:
                 stream.close()
