@@ -1,0 +1,133 @@
+"""The firmware's own modules, imported unchanged into CPython, and compiled by mpy-cross."""
+
+from __future__ import annotations
+
+import binascii
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+sys.path.insert(0, str(FIRMWARE))
+
+import fbkeeper  # noqa: E402
+import fblines  # noqa: E402
+import fbproto  # noqa: E402
+import fbservo  # noqa: E402
+import fbstore  # noqa: E402
+
+from faro_box.cards import FULL_DECK  # noqa: E402
+from faro_box.devices.servo_frames import state_frame, to_tenths  # noqa: E402
+from faro_box.rules.beads import case_keeper  # noqa: E402
+
+
+class Servos:
+    def __init__(self, count=52):
+        self.count = count
+        self.pulses: dict[int, int] = {}
+        self.writes = 0
+
+    def write(self, index, us):
+        self.pulses[index] = us
+        self.writes += 1
+
+
+def keeper(tmp_path, count=52, **config):
+    return fbkeeper.Keeper(Servos(count), {"speed": 100, **config}, fbstore.Storage(str(tmp_path) + "/"))
+
+
+def frame(seq, cards):
+    return state_frame(seq, to_tenths(case_keeper(FULL_DECK[:cards]).flat_positions())).decode().strip()
+
+
+@pytest.mark.parametrize("path", sorted(FIRMWARE.glob("*.py")), ids=lambda p: p.name)
+def test_every_firmware_file_compiles_with_mpy_cross(path, tmp_path):
+    done = subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(tmp_path / "out.mpy"), str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out.mpy").stat().st_size > 0
+
+
+def test_the_firmware_checksum_is_the_hosts():
+    for data in (b"", b"STATE 1 0,0", bytes(range(256))):
+        assert fbproto.crc16(data) == binascii.crc_hqx(data, 0xFFFF)
+
+
+def test_power_up_drives_every_servo_to_the_safe_position_at_once(tmp_path):
+    k = keeper(tmp_path)
+    assert k.servos.writes == 52
+    # Home of bead 0 is 80 mm of 120: 1000 + 1000 * 80/120 us.
+    assert k.servos.pulses[0] == 1667 and k.servos.pulses[3] == 1917
+
+
+def test_beads_glide_within_the_speed_limit(tmp_path):
+    k = keeper(tmp_path, speed=100)          # 100 mm/s = 1 tenth of a mm per ms
+    assert k.handle(frame(1, 1)).startswith("OK 1")
+    k.step(100)
+    assert k.current[0] == 800 - 100 and k.moving
+    k.step(10_000)
+    assert k.current[0] == 0 and not k.moving
+    assert k.handle("WHERE").startswith("WHERE 0 0,900,")
+
+
+def test_frames_are_checked_and_sequenced(tmp_path):
+    k = keeper(tmp_path)
+    good = frame(5, 3)
+    assert k.handle(good) == "OK 5"
+    assert k.handle(good) == "OK 5 DUP"
+    assert k.handle(good[:-1] + ("0" if good[-1] != "0" else "1")) == "ERR - checksum"
+    assert k.handle(frame(4, 4)) == "ERR 4 stale last=5"
+    assert k.handle(frame(6, 2)) == "OK 6" and k.handle("PING") == "PONG 6"
+    too_far = fbproto.seal("STATE 7 " + ",".join(["1201"] * 52))
+    assert k.handle(too_far).startswith("ERR 7 range position 1201 is beyond the rod")
+    short = fbproto.seal("STATE 8 1,2,3")
+    assert k.handle(short) == "ERR 8 range need 52 positions, got 3"
+    assert k.handle("JUMP") == "ERR - unknown 'JUMP'"
+    assert fbproto.is_newer(2, 65535) and not fbproto.is_newer(65535, 2)   # wraps
+
+
+def test_calibration_is_set_saved_and_reloaded_after_power_returns(tmp_path):
+    k = keeper(tmp_path)
+    assert k.handle("CAL 3") == "CAL 3 1000 2000 1"
+    assert k.handle("CAL 3 600 2400 -1") == "OK CAL 3"
+    assert k.servos.pulses[3] == 750      # reversed: 110 mm of 120 is 1/12 from the max end
+    assert k.handle("CAL 3 2400 600 1").startswith("ERR - range")
+    assert k.handle("CAL 60").startswith("ERR - servo 60")
+    assert k.handle("CAL SAVE") == "OK CAL SAVE"
+    again = keeper(tmp_path)
+    assert again.handle("CAL 3") == "CAL 3 600 2400 -1"
+    assert again.servos.pulses[3] == k.servos.pulses[3]
+
+
+def test_a_thirteen_servo_build_moves_one_carriage_per_rod_to_its_newest_bead(tmp_path):
+    k = keeper(tmp_path, count=13)
+    assert "mode carriage" in k.handle("VERSION")
+    deck = FULL_DECK  # AS is the soda, 2S a loser, 3S a winner
+    k.handle(state_frame(1, to_tenths(case_keeper(deck[:3]).flat_positions())).decode().strip())
+    k.step(100_000)
+    assert k.servo_positions(k.current)[:4] == [0, 0, 100, 800]
+
+
+def test_lines_with_control_bytes_or_no_end_are_dropped_whole():
+    reader = fblines.LineReader(limit=20)
+    events = reader.feed(b"PI\x03NG\nPING\r\n" + b"X" * 50 + b"\nVERSION\n\n")
+    assert events == [(None, "bad-bytes"), ("PING", None), (None, "too-long"), ("VERSION", None)]
+
+
+def test_the_pca9685_boards_run_at_50_hz_and_get_each_servos_pulse():
+    class I2C:
+        def __init__(self):
+            self.writes = []
+
+        def writeto_mem(self, address, register, data):
+            self.writes.append((address, register, bytes(data)))
+
+    bus = I2C()
+    servos = fbservo.Pca9685Servos(bus, [0x40, 0x41, 0x42, 0x43], 52, lambda ms: None)
+    assert (0x40, 0xFE, bytes([121])) in bus.writes and (0x43, 0xFE, bytes([121])) in bus.writes
+    servos.write(17, 1500)        # board 2, channel 1: 1500 us of 20 ms = 307 ticks
+    assert bus.writes[-1] == (0x41, 0x06 + 4, bytes([0, 0, 307 & 0xFF, 307 >> 8]))
+    with pytest.raises(ValueError, match="52 servos need 4"):
+        fbservo.Pca9685Servos(bus, [0x40], 52, lambda ms: None)
