@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "replay",
     "export",
     "demo",
+    "run",
     "pin",
 )
 

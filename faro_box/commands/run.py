@@ -1,0 +1,164 @@
+"""``faro-box run [--config FILE]``: the appliance.
+
+camera -> tracker -> table (journal first) -> case-keeper, web kiosk, terminal, LCD, speech;
+the dealer's GPIO buttons. Under systemd (Type=notify) it says READY once the journal is
+replayed and the displays are up, and pings the watchdog from the camera loop: a camera read
+that hangs stops the pings and systemd restarts the service, which replays the journal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from faro_box.errors import FaroBoxError
+
+DEFAULT_CONFIG = "/etc/faro-box/config.toml"
+log = logging.getLogger("faro_box.run")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("run", help="run the box: camera, case-keeper, displays (the systemd service)")
+    parser.add_argument("--config", default=DEFAULT_CONFIG, metavar="FILE",
+                        help=f"the TOML configuration (default {DEFAULT_CONFIG})")
+    parser.set_defaults(func=run)
+
+
+def _write_png(path: Path, image: Any) -> None:
+    import cv2
+
+    ok, data = cv2.imencode(".png", image)
+    if ok:
+        path.write_bytes(data.tobytes())
+
+
+def run(args: argparse.Namespace) -> int:
+    from faro_box.config import load_config
+    from faro_box.devices.camera import EndOfVideo, open_camera
+    from faro_box.devices.case_keeper import open_case_keeper
+    from faro_box.events import StartDeal
+    from faro_box.journal import Journal
+    from faro_box.live import SystemdNotifier, TrackerBridge, watchdog_interval
+    from faro_box.rules.beads import BeadGeometry
+    from faro_box.table import Table
+    from faro_box.vision.profile import DeckProfile
+    from faro_box.vision.reader import Reader
+    from faro_box.vision.track import Tracker, TrackerSettings
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    config = load_config(args.config)
+    notifier = SystemdNotifier()
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+
+    journal = Journal(config.journal)
+    keeper = open_case_keeper(config.case_keeper.device_settings())
+    closers: list[Any] = [journal.close, keeper.close]
+    try:
+        table = Table(journal, keeper, geometry=BeadGeometry.from_mapping(config.case_keeper.geometry))
+        lang = config.display.language
+        snapshots = Path(config.snapshots) if config.snapshots else Path(config.journal).parent / "snapshots"
+        if config.display.terminal:
+            from faro_box.display.terminal import TerminalView
+
+            TerminalView(sys.stdout, lang=lang).attach(table)
+        if config.display.lcd.enabled:
+            from faro_box.display.lcd import LcdView, RplcdLcd
+
+            LcdView(RplcdLcd(config.display.lcd.address, config.display.lcd.bus)).attach(table)
+        if config.display.web:
+            server = _start_web(table, config, snapshots)
+            closers.append(server.stop)
+        state = table.state()
+        if state["ended"] and config.players:
+            table.handle(StartDeal(config.profile, config.players, config.house_rules))
+
+        profile = DeckProfile.load(config.camera.deck_profile) if config.camera.deck_profile else None
+        camera = open_camera(config.camera.source, width=config.camera.width, height=config.camera.height,
+                             fps=config.camera.fps)
+        closers.append(camera.close)
+        window = config.camera.window or getattr(camera, "window", None)
+        tracker = Tracker(Reader(profile), window=[list(p) for p in window] if window else None,
+                          settings=TrackerSettings(min_confidence=config.camera.min_confidence))
+        bridge = TrackerBridge(table, tracker, snapshot_dir=snapshots, write_image=_write_png)
+        if config.buttons.enabled:
+            closers.append(_start_buttons(table, config).close)
+
+        notifier.notify("READY=1")
+        log.info("faro-box is running (journal %s, %d entries)", config.journal, journal.seq)
+        ping = watchdog_interval()
+        next_ping = time.monotonic()
+        frame = 0
+        while not stop.is_set():
+            try:
+                image = camera.read()
+            except EndOfVideo as exc:
+                log.info("%s", exc)
+                break
+            if image is None:
+                table.report_fault("camera", "no picture from the camera")
+                bridge.lost(frame)
+                time.sleep(0.2)
+            else:
+                table.clear_fault("camera")
+                bridge.feed(image, frame)
+            frame += 1
+            if ping is not None and time.monotonic() >= next_ping:
+                notifier.notify("WATCHDOG=1")
+                next_ping = time.monotonic() + ping
+        notifier.notify("STOPPING=1")
+        return 0
+    finally:
+        for close in reversed(closers):
+            try:
+                close()
+            except Exception as exc:  # closing one device must not keep the others open
+                log.warning("while closing: %s", exc)
+        notifier.close()
+
+
+def _start_web(table: Any, config: Any, snapshots: Path) -> Any:
+    from faro_box.display.speech import Speaker
+    from faro_box.display.web import create_app, serve
+
+    assert config.pin_hash is not None  # the configuration refuses a web display without one
+    app = create_app(table, pin_hash=config.pin_hash, snapshot_dir=snapshots, lang=config.display.language,
+                     speaker=Speaker() if config.display.speech else None)
+    snapshots.mkdir(parents=True, exist_ok=True)
+    server = serve(app, config.display.host, config.display.port, background=True)
+    log.info("display at %s/ (dealer page %s/dealer)", server.url, server.url)
+    return server
+
+
+def _start_buttons(table: Any, config: Any) -> Any:
+    from faro_box.devices.buttons import ButtonAction, DealerButtons
+    from faro_box.events import ConfirmCard, EndDeal, StartDeal, UndoCard
+
+    def pressed(action: ButtonAction) -> None:
+        state = table.state()
+        try:
+            if action is ButtonAction.UNDO:
+                table.handle(UndoCard())
+            elif action is ButtonAction.CONFIRM:
+                pending = state["pending"]
+                # The reader's best guess; with none, the dealer must name the card on the page.
+                if pending and pending["candidates"]:
+                    table.handle(ConfirmCard(pending["index"], pending["candidates"][0]))
+            elif action is ButtonAction.NEW_DEAL:
+                if not state["ended"]:
+                    table.handle(EndDeal())
+                players = tuple(state["players"]) or config.players
+                table.handle(StartDeal(state["profile"] or config.profile, players, config.house_rules))
+        except FaroBoxError as exc:
+            log.warning("button %s refused: %s", action.value, exc)
+
+    def stuck(action: ButtonAction) -> None:
+        table.report_fault(f"button {action.value}", "held down or stuck")
+
+    return DealerButtons.from_config(config.buttons.device_settings(), pressed, stuck)
