@@ -16,11 +16,11 @@ from faro_box.errors import FaroBoxError
 
 COMMAND_MODULES = (
     "beads",
+    "firmware",
     "settle",
     "replay",
     "export",
     "demo",
-    "run",
     "pin",
 )
 
