@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "export",
     "demo",
     "run",
+    "vision",
     "pin",
 )
 

@@ -66,7 +66,7 @@ def face_feature(face: np.ndarray) -> np.ndarray:
     if face.shape[:2] != (CANON_H, CANON_W):
         face = cv2.resize(face, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
     ink, balanced = glyphs.ink_map(face, 31)
-    redness = np.clip(balanced[..., 2] - np.maximum(balanced[..., 1], balanced[..., 0]), 0, 1)
+    redness = cv2.subtract(balanced[..., 2], balanced[..., 1]).astype(np.float32) * (1.0 / 255.0)
     rows, cols = FACE_SHAPE
     parts = []
     for plane in (ink, redness):

@@ -55,15 +55,14 @@ class Index:
 
 
 def ink_map(bgr: np.ndarray, paper_kernel: int) -> tuple[np.ndarray, np.ndarray]:
-    """Ink strength 0..1 per pixel, and the white-balanced image (paper ≈ 1 in every channel)."""
-    f = bgr.astype(np.float32) + 1.0
+    """Ink strength 0..1 per pixel, and the white-balanced image (uint8, paper ≈ 255 per channel)."""
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (paper_kernel, paper_kernel))
     # The paper is the local bright envelope of each channel; ink is what falls below it.
-    paper = cv2.dilate(f, k)
-    paper = cv2.blur(paper, (paper_kernel, paper_kernel))
-    balanced = f / np.maximum(paper, 8.0)
-    darkness = 1.0 - balanced.min(axis=2)
-    return np.clip(darkness, 0.0, 1.0), balanced
+    paper = cv2.blur(cv2.dilate(bgr, k), (paper_kernel, paper_kernel))
+    balanced = cv2.divide(bgr, cv2.max(paper, 8), scale=255)
+    b, g, r = cv2.split(balanced)
+    darkness = cv2.subtract(255, cv2.min(cv2.min(b, g), r))
+    return darkness.astype(np.float32) * (1.0 / 255.0), balanced
 
 
 def find_index(bgr: np.ndarray, *, expect_height: float | None = None, paper_kernel: int = 0) -> Index | None:
@@ -76,21 +75,19 @@ def find_index(bgr: np.ndarray, *, expect_height: float | None = None, paper_ker
     if paper_kernel <= 0:
         paper_kernel = max(9, (min(h, w) // 6) | 1)
     ink, _ = ink_map(bgr, paper_kernel)
-    grey_paper = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     binary = (ink > 0.35).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    x, y, bw, bh, area = (stats[:, k] for k in range(5))
+    keep = (bh >= _MIN_GLYPH_PX) & (area >= 20) & (bw <= 0.6 * w) & (bh <= 0.6 * h)
+    # Cut by the view's left, top or right edge: not a whole glyph. A glyph cut by the bottom
+    # edge can still be the suit pip (its top part identifies it).
+    keep &= (x > 0) & (y > 0) & (x + bw < w)
+    keep &= area >= 0.12 * bw * bh  # thin frame lines and outlines are not glyphs
+    keep[0] = False
     boxes: list[Box] = []
     singles: dict[int, Box] = {}
-    for i in range(1, n):
-        x, y, bw, bh, area = (int(v) for v in stats[i])
-        if bh < _MIN_GLYPH_PX or area < 20 or bw > 0.6 * w or bh > 0.6 * h:
-            continue
-        if x == 0 or y == 0 or x + bw >= w:
-            continue  # cut by the view's edge: not a whole glyph
-        # A glyph cut by the bottom edge can still be the suit pip (its top half identifies it).
-        if area < 0.12 * bw * bh:
-            continue  # a thin frame line or outline, not a glyph
-        singles[i] = Box(x, y, x + bw, y + bh, (i,))
+    for i in np.nonzero(keep)[0].tolist():
+        singles[i] = Box(int(x[i]), int(y[i]), int(x[i] + bw[i]), int(y[i] + bh[i]), (i,))
         boxes.append(singles[i])
     boxes = _merge_side_by_side(boxes)
     best: tuple[float, Box, Box] | None = None
@@ -106,7 +103,7 @@ def find_index(bgr: np.ndarray, *, expect_height: float | None = None, paper_ker
     if best is None:
         return None
     _, rbox, sbox = best
-    if float(grey_paper[rbox.y0:rbox.y1, rbox.x0:rbox.x1].mean()) < 25:
+    if float(bgr[rbox.y0:rbox.y1, rbox.x0:rbox.x1].mean()) < 25:
         return None  # a black hole in a black frame, not ink on paper
     rank = _crop(ink, labels, rbox)
     # A "10" and a card edge beside a "9" look alike to the segmentation: offer both readings.
@@ -130,22 +127,22 @@ def _ink_colour(bgr: np.ndarray, ink: np.ndarray, box: Box) -> tuple[float | Non
     pad = max(2, box.h // 6)
     y0, y1 = max(0, box.y0 - pad), min(bgr.shape[0], box.y1 + pad)
     x0, x1 = max(0, box.x0 - pad), min(bgr.shape[1], box.x1 + pad)
-    patch = bgr[y0:y1, x0:x1].astype(np.float32) + 1.0
+    patch = bgr[y0:y1, x0:x1]
     strength = ink[y0:y1, x0:x1]
     lightness = patch.min(axis=2)
     # Paper is light *and* not ink: the dark table beside a card's edge is neither.
-    paper_sel = (strength < 0.15) & (lightness >= 0.75 * np.percentile(lightness, 95))
-    inside = np.zeros(strength.shape, bool)
-    inside[box.y0 - y0: box.y1 - y0, box.x0 - x0: box.x1 - x0] = True
+    paper_sel = (strength < 0.15) & (lightness >= 0.75 * float(lightness.max()))
     # Ink only inside the glyphs' own box: the pad may reach past the card's edge onto the table.
-    ink_sel = inside & (strength >= max(0.3, 0.7 * float(np.percentile(strength[inside], 97))))
-    paper_px, ink_px = patch[paper_sel], patch[ink_sel]
+    inner = strength[box.y0 - y0: box.y1 - y0, box.x0 - x0: box.x1 - x0]
+    ink_sel = inner >= max(0.3, 0.7 * float(inner.max()))
+    ink_px = patch[box.y0 - y0: box.y1 - y0, box.x0 - x0: box.x1 - x0][ink_sel].astype(np.float32) + 1.0
+    paper_px = patch[paper_sel]
     if len(paper_px) < 10 or len(ink_px) < 5:
         return None, 0.0
-    paper = np.median(paper_px, axis=0)
+    paper = paper_px.mean(axis=0, dtype=np.float32) + 1.0
     bal = ink_px / paper
     redness = float(np.median(bal[:, 2] - bal[:, 1]))  # red and pink inks both swallow green
-    return redness, float(np.median(strength[ink_sel]))
+    return redness, float(inner[ink_sel].mean())
 
 
 def _merge_side_by_side(boxes: list[Box]) -> list[Box]:
@@ -196,7 +193,10 @@ def pip_top(suit: np.ndarray, rank_height: int, fraction: float) -> np.ndarray:
 
 def _crop(ink: np.ndarray, labels: np.ndarray, box: Box) -> np.ndarray:
     """The glyph's own ink: a neighbour's stroke reaching into its box (a frame line) is left out."""
-    own = np.isin(labels[box.y0:box.y1, box.x0:box.x1], box.parts)
+    window = labels[box.y0:box.y1, box.x0:box.x1]
+    own = window == box.parts[0]
+    for part in box.parts[1:]:
+        own |= window == part
     own = cv2.dilate(own.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0  # keep the soft rim
     return np.where(own, ink[box.y0:box.y1, box.x0:box.x1], 0.0).astype(np.float32)
 

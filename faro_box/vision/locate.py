@@ -77,7 +77,11 @@ def find_card(frame: np.ndarray) -> np.ndarray | None:
     small = cv2.resize(frame, (_FIND_WIDTH, max(16, round(frame.shape[0] * scale))), interpolation=cv2.INTER_AREA)
     area = small.shape[0] * small.shape[1]
     best: tuple[float, np.ndarray] | None = None
-    for mask in _candidate_masks(small):
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    masks = _candidate_masks(small, hsv)
+    # Paper for scoring: the opened paper mask, where speckled clutter no longer counts as white.
+    paper = (masks[0] > 0).astype(np.uint8)
+    for mask in masks:
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             c_area = cv2.contourArea(contour)
@@ -86,7 +90,7 @@ def find_card(frame: np.ndarray) -> np.ndarray | None:
             quad = _as_quad(contour)
             if quad is None:
                 continue
-            score = _card_score(small, quad, c_area)
+            score = _card_score(paper, quad, c_area)
             if score > 0 and (best is None or score > best[0]):
                 best = (score, quad)
     if best is None:
@@ -94,8 +98,7 @@ def find_card(frame: np.ndarray) -> np.ndarray | None:
     return _upright(best[1] / scale)
 
 
-def _candidate_masks(small: np.ndarray) -> list[np.ndarray]:
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+def _candidate_masks(small: np.ndarray, hsv: np.ndarray) -> list[np.ndarray]:
     sat, val = hsv[..., 1].astype(np.int16), hsv[..., 2].astype(np.int16)
     whiteness = np.clip(val - sat, 0, 255).astype(np.uint8)
     _, by_white = cv2.threshold(whiteness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -109,7 +112,14 @@ def _candidate_masks(small: np.ndarray) -> list[np.ndarray]:
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     cv2.drawContours(filled, contours, -1, 255, -1)
     filled = cv2.erode(filled, kernel)
-    return [by_white, filled]
+    # Paper: unsaturated and bright for this frame; opening cuts the card loose from pale clutter.
+    low_sat = sat < 60
+    if low_sat.any():
+        v_thr = max(90.0, 0.78 * float(np.percentile(val[low_sat], 98)))
+        paper = (low_sat & (val > v_thr)).astype(np.uint8) * 255
+        paper = cv2.morphologyEx(paper, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        return [paper, by_white, filled]
+    return [np.zeros_like(by_white), by_white, filled]
 
 
 def _as_quad(contour: np.ndarray) -> np.ndarray | None:
@@ -118,36 +128,39 @@ def _as_quad(contour: np.ndarray) -> np.ndarray | None:
     if hull_area <= 0 or cv2.contourArea(contour) / hull_area < 0.85:
         return None
     peri = cv2.arcLength(hull, True)
+    tries = []
     for eps in (0.02, 0.035, 0.05):
         approx = cv2.approxPolyDP(hull, eps * peri, True)
         if len(approx) == 4:
-            quad = approx.reshape(4, 2).astype(np.float32)
+            tries.append(approx.reshape(4, 2).astype(np.float32))
             break
-    else:
-        # Rounded or clipped corners: the minimum-area rectangle still fits a card well.
-        quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
-    if cv2.contourArea(quad) < 0.85 * hull_area or cv2.contourArea(quad) > 1.2 * hull_area:
-        return None
-    return quad
+    # Rounded or clipped corners, a speck on the outline: the minimum-area rectangle still fits.
+    tries.append(cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32))
+    for quad in tries:
+        if 0.85 * hull_area <= cv2.contourArea(quad) <= 1.2 * hull_area:
+            return quad
+    return None
 
 
-def _card_score(small: np.ndarray, quad: np.ndarray, c_area: float) -> float:
+def _card_score(paper: np.ndarray, quad: np.ndarray, c_area: float) -> float:
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
     long_side, short_side = max(sides[0] + sides[2], sides[1] + sides[3]), min(sides[0] + sides[2], sides[1] + sides[3])
     aspect = long_side / max(short_side, 1e-6)
     if not 1.15 < aspect < 1.85:
         return 0.0
-    mask = np.zeros(small.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, quad.astype(np.int32), 255)
-    inner = cv2.erode(mask, np.ones((5, 5), np.uint8))
-    if not inner.any():
-        return 0.0
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    paper = (hsv[..., 2] > 110) & (hsv[..., 1] < 90)
-    white_share = float(paper[inner > 0].mean())
+    # The share of paper-white pixels inside the quad, shrunk a little off its outline.
+    centre = quad.mean(axis=0)
+    inner_quad = (centre + 0.9 * (quad - centre)).astype(np.int32)
+    mask = np.zeros(paper.shape, np.uint8)
+    cv2.fillConvexPoly(mask, inner_quad, 1)
+    inside = int(mask.sum())
+    if inside < 0.8 * cv2.contourArea(inner_quad):
+        return 0.0  # mostly outside the frame
+    white_share = float((paper & mask).sum()) / inside
     if white_share < 0.35:
         return 0.0
-    return c_area * white_share / (1.0 + 2.0 * abs(aspect - _ASPECT))
+    # Whiteness dominates: a big patch of clutter holding a card is less white than the card.
+    return c_area * white_share**4 / (1.0 + 2.0 * abs(aspect - _ASPECT))
 
 
 def _upright(quad: np.ndarray) -> np.ndarray:

@@ -1,0 +1,175 @@
+"""Card recognition on real photographs (../shared/data), our reader beside the classical peer.
+
+    python benchmarks/bench_vision.py
+
+1. Enrolled deck, feeder-corners: one image per card enrols (rule: the first February image of
+   each card in labels.csv order), every other image is the test; split by capture date.
+   The classical peer (benchmarks/classic_peer.py) is enrolled on the same 52 images.
+2. Generic profile, no enrolment: feeder-corners (corner view) and the single-card images of
+   tabletop-ranks (find mode, rank only).
+3. Speed on 640×480 frames (find mode, synthetic scenes and tabletop photos scaled to 640×480;
+   window mode) on one core (sched_setaffinity to CPU 0, cv2.setNumThreads(1)); wall ms and CPU
+   ms per frame; max RSS of this process.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import resource
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from classic_peer import ClassicPeer  # noqa: E402
+
+from faro_box.cards import FULL_DECK, Card  # noqa: E402
+from faro_box.commands.vision import Label, enroll, evaluate, load_labels  # noqa: E402
+from faro_box.vision.reader import Reader  # noqa: E402
+from faro_box.vision.render import render_card  # noqa: E402
+from faro_box.vision.synth import busy_background, card_quad, light_background, place_card  # noqa: E402
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+def pin_one_core() -> str:
+    cv2.setNumThreads(1)
+    try:
+        os.sched_setaffinity(0, {0})
+        return "pinned to CPU 0"
+    except (AttributeError, OSError):
+        return "not pinned (no sched_setaffinity)"
+
+
+def split_feeder(labels: list[Label]) -> tuple[list[Label], list[Label]]:
+    enrol: dict[Card, Label] = {}
+    test = []
+    for label in labels:
+        if label.card is not None and label.group.startswith("2021-02") and label.card not in enrol:
+            enrol[label.card] = label
+        else:
+            test.append(label)
+    return list(enrol.values()), test
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:6.2f}%"
+
+
+def row(name: str, r: dict) -> str:
+    cards = f"{pct(r['accuracy'])} {pct(r['wrong'])} {pct(r['abstained'])}" if "cards" in r else " " * 23
+    ranks = f"{pct(r['rank_accuracy'])} {pct(r['rank_wrong'])}" if "ranks" in r else " " * 15
+    n = r.get("cards", r.get("ranks", 0))
+    return f"{name:<44} {n:>5}  {cards}   {ranks}"
+
+
+def peer_eval(peer: ClassicPeer, test: list[Label]) -> dict:
+    c: Counter[str] = Counter()
+    times = []
+    for label in test:
+        image = cv2.imread(str(label.path))
+        t0 = time.perf_counter()
+        card = peer.read(image)
+        times.append((time.perf_counter() - t0) * 1000)
+        if label.empty:
+            c["empty_ok" if card is None else "empty_wrong"] += 1
+            continue
+        c["cards"] += 1
+        c["abst" if card is None else "ok" if card == label.card else "wrong"] += 1
+        c["ranks"] += 1
+        c["r_ok" if card is not None and card.rank == label.rank else "r_wrong" if card is not None else "r_abst"] += 1
+    n = c["cards"]
+    return {"cards": n, "accuracy": c["ok"] / n, "wrong": c["wrong"] / n, "abstained": c["abst"] / n,
+            "ranks": n, "rank_accuracy": c["r_ok"] / n, "rank_wrong": c["r_wrong"] / n,
+            "empty_ok": c["empty_ok"], "empty_wrong": c["empty_wrong"],
+            "ms_median": float(np.median(times)), "ms_p95": float(np.percentile(times, 95))}
+
+
+def speed(reader: Reader, frames: list[np.ndarray], window: list[float] | None = None) -> tuple[float, float, float]:
+    walls, cpus = [], []
+    for f in frames * 3:
+        t0, c0 = time.perf_counter(), time.process_time()
+        reader.read(f, window=window)
+        walls.append((time.perf_counter() - t0) * 1000)
+        cpus.append((time.process_time() - c0) * 1000)
+    return float(np.median(walls)), float(np.percentile(walls, 95)), float(np.median(cpus))
+
+
+def synthetic_frames(n: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(7)
+    frames = []
+    for i in range(n):
+        card = FULL_DECK[int(rng.integers(52))]
+        bg = light_background(640, 480, rng) if i % 2 else busy_background(640, 480, rng)
+        quad = card_quad(640, 480, float(rng.uniform(220, 380)), float(rng.uniform(0, 360)),
+                         (float(rng.uniform(220, 420)), float(rng.uniform(200, 280))), 0.05, rng)
+        frames.append(place_card(bg, render_card(card), quad))
+    return frames
+
+
+def main() -> int:
+    if not DATA.is_dir():
+        print(f"no real photographs at ../shared/data ({DATA}): nothing to measure")
+        return 0
+    pinned = pin_one_core()
+    print(f"bench_vision: {pinned}, OpenCV {cv2.__version__}, load average {os.getloadavg()[0]:.1f}")
+    header = f"{'':<44} {'n':>5}  {'correct':>7} {'wrong':>7} {'abstain':>7}   {'rank ok':>7} {'r.wrong':>7}"
+
+    feeder = load_labels(DATA / "feeder-corners" / "labels.csv")
+    enrol_set, test = split_feeder(feeder)
+    profile = enroll(enrol_set, view="corner", name="feeder")
+    reader = Reader(profile)
+    ours = evaluate(reader, test)
+    peer = ClassicPeer()
+    for label in enrol_set:
+        peer.enroll(label.card, cv2.imread(str(label.path)))  # type: ignore[arg-type]
+    theirs = peer_eval(peer, test)
+
+    print("\n1. Enrolled deck, feeder-corners (enrol: first Feb image of each card; test: the other "
+          f"{sum(1 for t in test if not t.empty)} card images + {sum(1 for t in test if t.empty)} empty)")
+    print(header)
+    print(row("ours: all", ours))
+    for group in ("2021-02", "2021-09"):
+        sub = [t for t in test if t.group.startswith(group)]
+        print(row(f"ours: {group} ({'all suits' if group.endswith('02') else 'diamonds, bluish light'})",
+                  evaluate(reader, sub)))
+    print(row("classical peer: all", theirs))
+    print(f"empty slots read as no card: ours {ours['empty_read_as_empty']:.0%} of {ours['empty']}, "
+          f"peer {theirs['empty_ok']}/{theirs['empty_ok'] + theirs['empty_wrong']}")
+    print(f"ms per 224x224 image: ours median {ours['ms_median']:.2f} p95 {ours['ms_p95']:.2f}; "
+          f"peer median {theirs['ms_median']:.2f} p95 {theirs['ms_p95']:.2f}")
+    print(f"confusions (ours): {ours['confusions'] or 'none'}")
+
+    print("\n2. Generic profile, no enrolment")
+    print(header)
+    generic_corner = Reader(view=profile.view)
+    g_feed = evaluate(generic_corner, [t for t in feeder])
+    print(row("feeder-corners, all 816 (corner view)", g_feed))
+    tab = load_labels(DATA / "tabletop-ranks" / "labels.csv")
+    generic = Reader()
+    g_tab = evaluate(generic, tab)
+    print(row(f"tabletop-ranks, single-card images (find mode)", g_tab))
+    print(f"confusions: feeder {g_feed['confusions'] or 'none'}; tabletop {g_tab['confusions'] or 'none'}")
+
+    print("\n3. Speed, 640x480 frames, one core")
+    synth = synthetic_frames(30)
+    photos = [cv2.resize(cv2.imread(str(t.path)), (640, 480)) for t in tab[:30]]
+    window = [100, 60, 300, 60, 300, 340, 100, 340]
+    for name, frames, win in (("find mode, synthetic scenes", synth, None),
+                              ("find mode, tabletop photos at 640x480", photos, None),
+                              ("window mode, synthetic scenes", synth, window)):
+        med, p95, cpu = speed(generic, frames, win)
+        print(f"{name:<44} wall median {med:5.2f} ms  p95 {p95:5.2f} ms  cpu median {cpu:5.2f} ms")
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"max RSS of this process (reader + benchmark + all images decoded one by one): {rss:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,259 @@
+"""`faro-box vision enroll|read|eval`: deck profiles, reading images, measuring a profile.
+
+The clock lives here, not in faro_box.vision (the pure core): ``ms`` is measured around
+``Reader.read`` for each image.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from faro_box.cards import Card, CardError, Rank
+from faro_box.errors import VisionError
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """One labelled image: a whole card, a rank only (tabletop photos), or no card (``empty``)."""
+
+    path: Path
+    card: Card | None
+    rank: Rank | None
+    empty: bool
+    group: str = ""  # e.g. the capture date, for split reports
+
+
+def load_labels(csv_path: str | Path) -> list[Label]:
+    """Read LABELS.csv: ``path,card`` (or ``label``; NONE = no card), or ``path,rank,...`` with
+    one row per card (tabletop photos: only images holding a single card are kept)."""
+    csv_path = Path(csv_path)
+    try:
+        with csv_path.open(newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise VisionError(f"cannot read the labels file {str(csv_path)!r}: {exc}") from None
+    if not rows or "path" not in rows[0]:
+        raise VisionError(f"the labels file {str(csv_path)!r} needs a header with 'path' and 'card' columns")
+    base = csv_path.parent
+    key = "card" if "card" in rows[0] else "label" if "label" in rows[0] else None
+    if key is None and "rank" not in rows[0]:
+        raise VisionError(f"the labels file {str(csv_path)!r} has neither a 'card' nor a 'rank' column")
+    out: list[Label] = []
+    per_path = Counter(r["path"] for r in rows)
+    for line, r in enumerate(rows, start=2):
+        text = (r.get(key) or "").strip() if key else ""
+        group = (r.get("capture_date") or "").strip()
+        try:
+            if key and text.upper() in ("NONE", "EMPTY", ""):
+                out.append(Label(base / r["path"], None, None, True, group))
+            elif key:
+                card = Card.parse(text)
+                out.append(Label(base / r["path"], card, card.rank, False, group))
+            elif per_path[r["path"]] == 1:
+                out.append(Label(base / r["path"], None, Rank.parse(r["rank"]), False, group))
+        except CardError as exc:
+            raise VisionError(f"{str(csv_path)!r} line {line}: {exc}") from None
+    return out
+
+
+def load_image(path: Path) -> np.ndarray:
+    if not path.is_file():
+        raise VisionError(f"no image file at {str(path)!r}")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise VisionError(f"{str(path)!r} is not an image OpenCV can read")
+    return image
+
+
+def parse_window_arg(text: str | None) -> list[float] | None:
+    if text is None:
+        return None
+    try:
+        values = [float(v) for v in text.split(",")]
+    except ValueError:
+        raise VisionError(f"--window must be 8 numbers x1,y1,...,x4,y4, not {text!r}") from None
+    if len(values) != 8:
+        raise VisionError(f"--window must be 8 numbers x1,y1,...,x4,y4, not {text!r}")
+    return values
+
+
+def make_reader(profile_path: str | None, view: str | None):  # noqa: ANN201 - keeps vision import lazy
+    from faro_box.vision.profile import DeckProfile, View
+    from faro_box.vision.reader import Reader
+
+    profile = DeckProfile.load(profile_path) if profile_path else None
+    return Reader(profile, view=View(view) if view else None)
+
+
+def timed(read: Callable[[np.ndarray], object], image: np.ndarray) -> tuple[object, float]:
+    t0 = time.perf_counter()
+    result = read(image)
+    return result, (time.perf_counter() - t0) * 1000.0
+
+
+def enroll(labels: Sequence[Label], *, view: str, name: str, window: list[float] | None = None):  # noqa: ANN201
+    """A DeckProfile from one image per card (more are fine: every image adds templates)."""
+    from faro_box.vision.locate import find_card, parse_window, warp_quad
+    from faro_box.vision.profile import View, build_profile, sample_from_view
+
+    v = View(view)
+    samples = []
+    for label in labels:
+        if label.card is None:
+            continue
+        image = load_image(label.path)
+        if v is View.FACE:
+            quad = parse_window(window) if window is not None else find_card(image)
+            if quad is None:
+                raise VisionError(f"no card found in the enrolment image {str(label.path)!r}")
+            image = warp_quad(image, quad)
+        samples.append(sample_from_view(label.card, image, v))
+    if not samples:
+        raise VisionError("the labels name no card to enrol")
+    return build_profile(samples, name=name, view=v)
+
+
+def evaluate(reader, labels: Sequence[Label], *, window: list[float] | None = None) -> dict:  # noqa: ANN001
+    """Accuracy, wrong reads, abstentions, confusions and timing of ``reader`` on ``labels``."""
+    counts: Counter[str] = Counter()
+    confusions: Counter[str] = Counter()
+    groups: dict[str, Counter[str]] = {}
+    times: list[float] = []
+    for label in labels:
+        image = load_image(label.path)
+        reading, ms = timed(lambda im: reader.read(im, window=window), image)
+        times.append(ms)
+        card, rank = reading.card, reading.rank  # type: ignore[attr-defined]
+        g = groups.setdefault(label.group or "all", Counter())
+        if label.empty:
+            counts["empty"] += 1
+            counts["empty_ok" if card is None else "empty_wrong"] += 1
+            if card is not None:
+                confusions[f"NONE->{card}"] += 1
+            continue
+        if label.card is not None:
+            outcome = "abstained" if card is None else "correct" if card == label.card else "wrong"
+            for c in (counts, g):
+                c["cards"] += 1
+                c[outcome] += 1
+            if outcome == "wrong":
+                confusions[f"{label.card}->{card}"] += 1
+        got = card.rank if card is not None else rank
+        r_outcome = "rank_abstained" if got is None else "rank_correct" if got == label.rank else "rank_wrong"
+        for c in (counts, g):
+            c["ranks"] += 1
+            c[r_outcome] += 1
+        if r_outcome == "rank_wrong" and label.card is None:
+            confusions[f"{label.rank}->{got}"] += 1
+    return _summary(counts, confusions, groups, times)
+
+
+def _summary(counts: Counter[str], confusions: Counter[str], groups: dict[str, Counter[str]],
+             times: list[float]) -> dict:
+    def rates(c: Counter[str]) -> dict:
+        out: dict[str, object] = {}
+        if c["cards"]:
+            out |= {"cards": c["cards"], "accuracy": c["correct"] / c["cards"], "wrong": c["wrong"] / c["cards"],
+                    "abstained": c["abstained"] / c["cards"], "n_wrong": c["wrong"], "n_abstained": c["abstained"]}
+        if c["ranks"]:
+            out |= {"ranks": c["ranks"], "rank_accuracy": c["rank_correct"] / c["ranks"],
+                    "rank_wrong": c["rank_wrong"] / c["ranks"], "n_rank_wrong": c["rank_wrong"]}
+        return out
+
+    result = rates(counts)
+    if counts["empty"]:
+        result |= {"empty": counts["empty"], "empty_read_as_empty": counts["empty_ok"] / counts["empty"]}
+    if len(groups) > 1:
+        result["by_group"] = {k: rates(v) for k, v in sorted(groups.items())}
+    result["confusions"] = dict(confusions.most_common())
+    if times:
+        result["ms_median"] = float(np.median(times))
+        result["ms_p95"] = float(np.percentile(times, 95))
+    return result
+
+
+def _cmd_enroll(args: argparse.Namespace) -> int:
+    labels = load_labels(args.labels)
+    profile = enroll(labels, view=args.view, name=args.name or Path(args.labels).stem,
+                     window=parse_window_arg(args.window))
+    profile.save(args.out)
+    print(json.dumps({"profile": args.out, "view": profile.view.value, "rank_templates": len(profile.rank_labels),
+                      "face_templates": len(profile.face_labels), "has_index": profile.has_index}))
+    return 0
+
+
+def _cmd_read(args: argparse.Namespace) -> int:
+    window = parse_window_arg(args.window)
+    reader = make_reader(args.profile, args.view)
+    failures = 0
+    for path in args.images:
+        try:
+            image = load_image(Path(path))
+            reading, ms = timed(lambda im: reader.read(im, window=window), image)
+        except VisionError as exc:
+            print(f"faro-box vision read: {exc}", file=sys.stderr)
+            failures += 1
+            continue
+        card = reading.card  # type: ignore[attr-defined]
+        print(json.dumps({"path": path, "card": str(card) if card is not None else None,
+                          "confidence": round(float(reading.confidence), 4), "ms": round(ms, 2)}),  # type: ignore[attr-defined]
+              flush=True)
+    return 1 if failures else 0
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    reader = make_reader(args.profile, args.view)
+    result = evaluate(reader, load_labels(args.labels), window=parse_window_arg(args.window))
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    for key, value in result.items():
+        if key == "confusions":
+            text = ", ".join(f"{k} x{v}" for k, v in value.items()) or "none"
+            print(f"confusions: {text}")
+        elif isinstance(value, dict):
+            print(f"{key}: " + json.dumps(value))
+        else:
+            print(f"{key}: {value:.4f}" if isinstance(value, float) else f"{key}: {value}")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("vision", help="card recognition: enrol a deck, read images, measure")
+    sub = parser.add_subparsers(dest="vision_command", metavar="ACTION", required=True)
+    views = ("face", "corner")
+
+    p = sub.add_parser("enroll", help="learn a deck profile from LABELS.csv (path,card; paths relative to it)")
+    p.add_argument("labels")
+    p.add_argument("--out", required=True, help="where to write the profile (.npz)")
+    p.add_argument("--view", choices=views, default="face",
+                   help="face: whole cards (found in the image, or --window); corner: index close-ups")
+    p.add_argument("--window", help="x1,y1,...,x4,y4: a calibrated window instead of finding the card")
+    p.add_argument("--name", help="a name stored in the profile")
+    p.set_defaults(func=_cmd_enroll)
+
+    p = sub.add_parser("read", help="read cards: one JSON line per image")
+    p.add_argument("images", nargs="+")
+    p.add_argument("--profile", help="a deck profile from 'vision enroll' (default: the generic profile)")
+    p.add_argument("--window", help="x1,y1,...,x4,y4 clockwise from top-left: the calibrated window")
+    p.add_argument("--view", choices=views, help="override the profile's view")
+    p.set_defaults(func=_cmd_read)
+
+    p = sub.add_parser("eval", help="accuracy, wrong reads, abstentions, confusions, ms per frame")
+    p.add_argument("labels")
+    p.add_argument("--profile")
+    p.add_argument("--window")
+    p.add_argument("--view", choices=views)
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.set_defaults(func=_cmd_eval)

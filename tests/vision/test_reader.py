@@ -1,0 +1,143 @@
+"""The reader on rendered frames: window and find mode, nuisances, no-card frames, near misses."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from vision_frames import scene
+
+from faro_box.cards import FULL_DECK, Card
+from faro_box.errors import VisionError
+from faro_box.vision import synth
+from faro_box.vision.locate import CANON_H, CANON_W, find_card, warp_window
+from faro_box.vision.reader import Reader, Reading
+
+
+@pytest.fixture(scope="module")
+def reader() -> Reader:
+    return Reader()
+
+
+def test_window_mode_reads_every_card_of_a_rendered_deck(reader):
+    for i, card in enumerate(FULL_DECK):
+        frame, quad = scene(card, seed=i)
+        reading = reader.read(frame, window=quad)
+        assert isinstance(reading, Reading)
+        assert reading.card == card, (card, reading.why)
+        assert reading.present and reading.confidence >= 0.5
+        assert reading.candidates[0] == card
+
+
+def test_warp_window_gives_the_canonical_view():
+    frame, quad = scene(Card.parse("5H"), seed=1)
+    assert warp_window(frame, quad).shape == (CANON_H, CANON_W, 3)
+
+
+@pytest.mark.parametrize("nuisance", ["blur", "noise", "dim blue light", "gradient"])
+def test_nuisances_abstain_or_read_right_and_mostly_read(reader, nuisance):
+    rng = np.random.default_rng(5)
+    right = 0
+    for i, card in enumerate(FULL_DECK[::2]):
+        frame, quad = scene(card, seed=100 + i)
+        frame = {"blur": lambda f: synth.blur(f, 1.2), "noise": lambda f: synth.noise(f, 8, rng),
+                 "dim blue light": lambda f: synth.lighting(f, gain=0.55, tint=(1.25, 1.0, 0.8)),
+                 "gradient": lambda f: synth.lighting(f, gradient=0.5)}[nuisance](frame)
+        reading = reader.read(frame, window=quad)
+        assert reading.card in (None, card), (card, reading)
+        right += reading.card == card
+    # Measured on the whole deck: 42/52 under blur 1.2, 52/52 otherwise.
+    assert right >= (20 if nuisance == "blur" else 25)
+
+
+@pytest.mark.parametrize("light", [True, False], ids=["light table", "busy table"])
+def test_find_mode_reads_cards_anywhere_at_any_rotation_never_wrongly(reader, light):
+    rng = np.random.default_rng(11 if light else 12)
+    right = found = 0
+    cards = FULL_DECK[::2]
+    for i, card in enumerate(cards):
+        angle = float(rng.uniform(0, 360))
+        centre = (float(rng.uniform(250, 390)), float(rng.uniform(220, 260)))
+        frame, quad = scene(card, seed=200 + i, light=light, height=300, angle=angle, centre=centre)
+        reading = reader.read(frame)
+        assert reading.card in (None, card), (card, angle, reading)
+        right += reading.card == card
+        found += reading.present
+    # Measured on these seeds: most found and read; a few abstain (find-mode weak spots).
+    assert found >= 0.8 * len(cards)
+    assert right >= 0.6 * len(cards)
+
+
+def test_a_card_turned_half_way_round_reads_the_same(reader):
+    card = Card.parse("7D")
+    upright, quad = scene(card, seed=3, angle=0)
+    turned, _ = scene(card, seed=3, angle=180)
+    assert reader.read(upright).card == card
+    assert reader.read(turned).card == card
+    assert reader.read(upright, window=quad[[2, 3, 0, 1]]).card == card
+
+
+@pytest.mark.parametrize("light", [True, False], ids=["light table", "busy table"])
+def test_frames_without_a_card_say_so(reader, light):
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        frame = synth.light_background(640, 480, rng) if light else synth.busy_background(640, 480, rng)
+        reading = reader.read(frame)
+        assert reading.card is None
+    rng = np.random.default_rng(0)
+    empty = synth.light_background(640, 480, rng)
+    reading = reader.read(empty)
+    assert reading.present is False and reading.why
+
+
+NEAR_MISSES = {
+    # (x0, y0, x1, y1) as fractions of the card face; applied to both index corners.
+    "index half covered": ((0.0, 0.0, 0.2, 0.085), False),
+    "thumb over the corner": ((-0.05, 0.02, 0.2, 0.3), True),
+}
+
+
+@pytest.mark.parametrize("miss", [*NEAR_MISSES, "heavy blur"])
+def test_near_misses_abstain_or_read_right_never_wrong(reader, miss):
+    """A wrong card settles bets wrongly: every card of the deck, damaged, must never read wrong."""
+    from faro_box.vision.render import render_card
+
+    wrong = []
+    for i, card in enumerate(FULL_DECK):
+        face = render_card(card)
+        if miss == "heavy blur":
+            face = synth.blur(face, 3.5)
+        else:
+            box, ellipse = NEAR_MISSES[miss]
+            face = synth.occlude(face, box, ellipse=ellipse)
+            x0, y0, x1, y1 = box
+            face = synth.occlude(face, (1 - x1, 1 - y1, 1 - x0, 1 - y0), ellipse=ellipse)
+        rng = np.random.default_rng(300 + i)
+        bg = synth.light_background(640, 480, rng)
+        quad = synth.card_quad(640, 480, 360, 0, (320, 240), 0.03, rng)
+        frame = synth.place_card(bg, face, quad)
+        for reading in (reader.read(frame, window=quad), reader.read(frame)):
+            if reading.card not in (None, card):
+                wrong.append((str(card), str(reading.card), reading.confidence))
+    assert wrong == []
+
+
+def test_find_card_returns_a_clockwise_portrait_quad():
+    frame, quad = scene(Card.parse("9S"), seed=4, angle=90, height=300)
+    found = find_card(frame)
+    assert found is not None
+    sides = np.linalg.norm(found - np.roll(found, -1, axis=0), axis=1)
+    assert sides[1] > sides[0]  # first side short: portrait
+
+
+@pytest.mark.parametrize("bad", [None, "frame", np.zeros((4, 4, 3), np.uint8), np.zeros((50, 50, 3), np.float32)])
+def test_a_bad_image_is_one_clear_error(reader, bad):
+    with pytest.raises(VisionError, match="image"):
+        reader.read(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("window", [[(0, 0), (1, 1)], [(0, 0), (0, 0), (0, 0), (0, 0)],
+                                    [(0, 0), (0, 100), (100, 100), (100, 0)]])
+def test_a_bad_window_is_refused(reader, window):
+    frame, _ = scene(Card.parse("2C"), seed=1)
+    with pytest.raises(VisionError, match="window"):
+        reader.read(frame, window=window)

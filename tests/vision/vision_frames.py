@@ -1,0 +1,17 @@
+"""Helpers for the vision tests: rendered cards placed in seeded synthetic frames."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from faro_box.vision import synth
+from faro_box.vision.render import render_card
+
+
+def scene(card, *, seed: int, light: bool = True, height: float = 360, angle: float = 0.0,
+          centre=(320, 240), tilt: float = 0.04, style=None):
+    """A 640×480 frame holding ``card`` and the quad where it lies (clockwise from its top-left)."""
+    rng = np.random.default_rng(seed)
+    bg = synth.light_background(640, 480, rng) if light else synth.busy_background(640, 480, rng)
+    quad = synth.card_quad(640, 480, height, angle, centre, tilt, rng)
+    return synth.place_card(bg, render_card(card, style=style), quad), quad
