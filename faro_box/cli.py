@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "replay",
     "export",
     "demo",
+    "exhibit",
     "run",
     "vision",
     "pin",

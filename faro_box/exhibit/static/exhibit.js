@@ -1,0 +1,143 @@
+"use strict";
+// The exhibition kiosk: the live table (the audience page's drawing) beside the explanation
+// panels, the live odds, the visitors' pretend bets and the QR code; the attract screen between
+// deals. Every text goes through textContent.
+(function () {
+  const F = window.Faro;
+  const params = new URLSearchParams(location.search);
+  const fixedLang = params.get("lang");
+  const ROTATE_MS = 10000;
+  const UI = {
+    en: { odds: "The odds now", split: "Chance the next turn splits: ", oneIn: "1 in ", edge: "The bank's edge on a rank bet: ",
+          call: "Calling the turn pays ", trueOdds: ", true odds ", wins: "wins", loses: "loses", splits: "splits",
+          visitors: "Visitors' pretend bets", nobody: "Scan the code and bet with pretend chips: no money.",
+          together: "visitors, together ", qr: "Bet for fun", sub: "The game of the Old West, dealt by machine.",
+          next: "Next deal: ", startsIn: "starts in ", s: " s", betweenTurns: "Odds are shown between turns.",
+          coppered: " coppered" },
+    ru: { odds: "Шансы сейчас", split: "Шанс сплита в следующем ходе: ", oneIn: "1 из ", edge: "Преимущество банка на ставку: ",
+          call: "Заказ хода платит ", trueOdds: ", истинные шансы ", wins: "выигрыш", loses: "проигрыш", splits: "сплит",
+          visitors: "Понарошку: ставки гостей", nobody: "Отсканируйте код и ставьте понарошку: без денег.",
+          together: "гостей, вместе ", qr: "Ставки понарошку", sub: "Игра Дикого Запада, сдаёт машина.",
+          next: "Следующая талия: ", startsIn: "начнётся через ", s: " с", betweenTurns: "Шансы — между ходами.",
+          coppered: " с медяком" },
+    fr: { odds: "Les chances", split: "Chance de doublet au prochain coup : ", oneIn: "1 sur ", edge: "Avantage de la banque sur un rang : ",
+          call: "L'annonce du coup paie ", trueOdds: ", chances réelles ", wins: "gagne", loses: "perd", splits: "doublet",
+          visitors: "Paris pour rire des visiteurs", nobody: "Scannez le code et misez pour rire : sans argent.",
+          together: "visiteurs, ensemble ", qr: "Misez pour rire", sub: "Le jeu du Far West, donné par une machine.",
+          next: "Prochaine taille : ", startsIn: "commence dans ", s: " s", betweenTurns: "Les chances s'affichent entre les coups.",
+          coppered: " coppé" },
+  };
+  let show = null;
+  let shownKey = "";
+  const started = Date.now();
+
+  function lang() {
+    if (fixedLang && UI[fixedLang]) return fixedLang;
+    const langs = (show && show.langs) || ["en"];
+    const first = Math.max(0, langs.indexOf((show && show.lang) || "en"));
+    const step = Math.floor((Date.now() - started) / ROTATE_MS);
+    return langs[(first + step) % langs.length];
+  }
+
+  function pct(x) { return (100 * x).toFixed(x < 0.1 ? 1 : 0) + " %"; }
+
+  function renderPanel(root, panel, l) {
+    F.clear(root);
+    if (!panel) return;
+    const text = panel.texts[l] || panel.texts.en;
+    root.dataset.panel = panel.id;
+    root.appendChild(F.el("h2", null, text.title));
+    root.appendChild(F.el("p", null, text.body));
+    const langs = F.el("div", "langs");
+    (show.langs || []).forEach(function (x, i) {
+      if (i) langs.appendChild(document.createTextNode(" · "));
+      langs.appendChild(x === l ? F.el("b", null, x.toUpperCase()) : document.createTextNode(x.toUpperCase()));
+    });
+    root.appendChild(langs);
+  }
+
+  function renderOdds(root, odds, u) {
+    F.clear(root);
+    root.appendChild(F.el("h2", null, u.odds));
+    if (!odds) { root.appendChild(F.el("p", "line muted", u.betweenTurns)); return; }
+    if (odds.call) {
+      root.appendChild(F.el("p", "big", u.call + odds.call.pays + u.trueOdds + odds.call.true_odds));
+    } else if (odds.split_next_one_in) {
+      const p = F.el("p", "big", u.split);
+      p.appendChild(F.el("span", "num", u.oneIn + odds.split_next_one_in));
+      root.appendChild(p);
+    }
+    if (odds.rank_edge) {
+      const p = F.el("p", "line", u.edge);
+      const lo = pct(odds.rank_edge.low), hi = pct(odds.rank_edge.high);
+      p.appendChild(F.el("span", "num", lo === hi ? lo : lo + " – " + hi));
+      root.appendChild(p);
+    }
+    (odds.open_bets || []).filter(function (b) { return b.kind === "rank"; }).slice(0, 3).forEach(function (b) {
+      const who = F.displayName(b.player) + ": " + (b.ranks || []).join("-") + (b.copper ? u.coppered : "");
+      root.appendChild(F.el("p", "bet", who + " — " + u.wins + " " + pct(b.win) + ", " + u.loses + " " + pct(b.lose) +
+                                        ", " + u.splits + " " + pct(b.split)));
+    });
+  }
+
+  function renderVisitors(root, v, u) {
+    F.clear(root);
+    root.appendChild(F.el("h2", null, u.visitors));
+    if (!v || !v.count) { root.appendChild(F.el("p", "muted", u.nobody)); return; }
+    root.appendChild(F.el("p", null, v.count + " " + u.together + F.amount(v.total)));
+    (v.leaders || []).slice(0, 3).forEach(function (x) {
+      root.appendChild(F.el("p", null, x.name + " " + F.amount(x.balance)));
+    });
+  }
+
+  function render() {
+    if (!show) return;
+    const l = lang(), u = UI[l] || UI.en;
+    const key = JSON.stringify([l, show.mode, show.panel && show.panel.id, show.panel && show.panel.variant,
+                                show.odds, show.visitors, show.countdown, show.deal, show.next]);
+    if (key === shownKey) return;
+    const panelChanged = !shownKey || JSON.parse(shownKey)[2] !== (show.panel && show.panel.id);
+    shownKey = key;
+    document.body.dataset.mode = show.mode;
+    document.body.dataset.lang = l;
+    const attract = document.getElementById("attract");
+    attract.classList.toggle("hidden", show.mode !== "attract");
+    document.getElementById("dealtitle").textContent = show.deal ? show.deal.title[l] || show.deal.title.en : "";
+    if (show.mode === "attract") {
+      document.getElementById("attract-sub").textContent = u.sub;
+      const next = show.next;
+      document.getElementById("attract-next").textContent = next ? u.next + (next.title[l] || next.title.en) : "";
+      document.getElementById("attract-blurb").textContent = next ? next.blurb[l] || "" : "";
+      document.getElementById("attract-count").textContent =
+        show.countdown !== null && show.countdown !== undefined ? u.startsIn + show.countdown + u.s : "";
+      renderPanel(document.getElementById("attract-panel"), show.panel, l);
+      document.getElementById("attract-qrcaption").textContent = u.qr;
+    } else {
+      const panel = document.getElementById("panel");
+      renderPanel(panel, show.panel, l);
+      if (panelChanged && show.panel) { panel.classList.remove("flash"); void panel.offsetWidth; panel.classList.add("flash"); }
+      renderOdds(document.getElementById("odds"), show.odds, u);
+      renderVisitors(document.getElementById("visitors"), show.visitors, u);
+      document.getElementById("qrcaption").textContent = u.qr;
+    }
+  }
+
+  function poll() {
+    fetch("/exhibit/api/show", { cache: "no-store" }).then(function (r) { return r.json(); }).then(function (doc) {
+      show = doc;
+      render();
+      document.body.dataset.ready = "1";
+    }).catch(function () { /* the server restarts: try again at the next tick */ });
+  }
+
+  F.connect(function (msg) {
+    const s = msg.state, t = F.texts(msg.lang);
+    F.renderStatus(document.getElementById("status"), s, t);
+    F.renderLayout(document.getElementById("layout"), s, t, {});
+    F.renderCaseKeeper(document.getElementById("casekeeper"), s, t);
+    F.renderAnnouncements(document.getElementById("announcements"), msg.announcements, t);
+  });
+  poll();
+  setInterval(poll, 1000);
+  setInterval(render, 1000);
+})();
