@@ -53,7 +53,7 @@ def odds_panel(state: Mapping[str, Any]) -> dict[str, Any] | None:
         "turn": full["turn"],
         "cards_left": full["cards_left"],
         "split_next": float(split_next),
-        "split_next_one_in": round(1 / split_next, 1) if split_next else None,
+        "split_next_one_in": round(float(1 / split_next), 1) if split_next else None,
         "ranks": [{"rank": t["rank"], "cards": t["cards"], "splits": t["splits"]} for t in full["next_turn"]],
         "rank_edge": None if rank_edge is None else {"low": rank_edge["low"], "high": rank_edge["high"]},
         "call": None if call is None else {"kind": call["kind"], "pays": call["pays"],

@@ -74,7 +74,9 @@ def deal_from_script(doc: Mapping[str, Any], name: str, *, title: Mapping[str, s
         command = step.command
         if isinstance(command, CardSeen):
             cards_out += 1
-        elif not isinstance(command, EndDeal):
+        elif isinstance(command, EndDeal):
+            cards_out = DECK_SIZE   # the hock leaves the box by itself
+        else:
             plan.append(PlannedBet(_turn_at(cards_out), command, "script", cards_out))
             if isinstance(command, Misdeal):
                 break
