@@ -1,0 +1,359 @@
+"""The tracker: camera frames in, one event per card the dealer exposes, in order.
+
+Each frame costs a small look at the box's window: is anything moving there (frame
+differencing that tolerates a pixel of camera shake), and is the card fully visible (the band
+along the window's edges is card paper: a hand, a thumb or a sleeve reaches the window over
+its edge, so it always covers part of that band). The reader runs only when a still, fully
+visible picture follows a disturbance (motion, a hand, a camera gap): once per card, not once
+per frame, and the same card seen for an hour is one event.
+
+The deck decides what a reading means: a card already dealt cannot come again (unless it is
+the previous card put back on the box: the dealer's slip), and the last card (the hock) is
+known by elimination. A reading that contradicts the deck, or an abstention, becomes a
+``NeedsConfirmation`` for the dealer, never a guessed card.
+
+Pure: no clock and no threads; time is the caller's frame numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from faro_box.cards import DECK_SIZE, FULL_DECK, Card
+from faro_box.errors import VisionError
+from faro_box.vision.locate import check_image, parse_window, warp_window
+
+VIEW_W, VIEW_H = 100, 140  # the window, warped upright at about half the camera's scale
+_FIND_W, _FIND_H = 160, 120  # no window: the whole frame at this size
+_EDGE = 3  # view pixels along the window's edge that motion detection ignores
+_CELLS = (10, 14)  # patches of 10×10 view pixels for judging the edge band
+_CELL_AREA = (VIEW_W // _CELLS[0]) * (VIEW_H // _CELLS[1])
+
+
+class ReadingLike(Protocol):
+    @property
+    def card(self) -> Card | None: ...
+    @property
+    def confidence(self) -> float: ...
+    @property
+    def candidates(self) -> tuple[Card, ...]: ...
+
+
+class CardReader(Protocol):
+    """Anything that reads one image: the vision Reader, or a scripted one in tests."""
+
+    def read(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | None = None) -> ReadingLike: ...
+
+
+@dataclass(frozen=True, slots=True)
+class CardExposed:
+    card: Card
+    index: int  # 0 the soda, 1 the first loser, ..., 51 the hock
+    confidence: float
+    frame: int
+
+
+@dataclass(frozen=True, slots=True)
+class NeedsConfirmation:
+    """A new card lies on the box, but the reader abstained or read a card the deck forbids."""
+
+    index: int
+    frame: int
+    candidates: tuple[Card, ...]  # undealt cards the reader thought likely, best first
+    snapshot: np.ndarray = field(compare=False, repr=False)  # the window (or frame) to show the dealer
+
+
+@dataclass(frozen=True, slots=True)
+class CardReturned:
+    """The card at ``index`` lies on top again: the exposure at ``index + 1`` is withdrawn and
+    will be announced again when that card shows once more."""
+
+    card: Card
+    index: int
+    frame: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoxEmpty:
+    frame: int
+    dealt: int  # cards exposed in the deal that just ended
+
+
+TrackEvent = CardExposed | NeedsConfirmation | CardReturned | BoxEmpty
+
+
+def event_to_json(event: TrackEvent) -> dict[str, object]:
+    """The JSON line ``faro-box track`` prints for an event (the snapshot is left out)."""
+    if isinstance(event, CardExposed):
+        return {"event": "card", "index": event.index, "card": str(event.card),
+                "confidence": round(float(event.confidence), 3), "frame": event.frame}
+    if isinstance(event, NeedsConfirmation):
+        return {"event": "confirm", "index": event.index, "frame": event.frame,
+                "candidates": [str(c) for c in event.candidates]}
+    if isinstance(event, CardReturned):
+        return {"event": "returned", "index": event.index, "card": str(event.card), "frame": event.frame}
+    return {"event": "empty", "frame": event.frame, "dealt": event.dealt}
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerSettings:
+    still_frames: int = 2  # frames without motion before a picture counts as still
+    level: int = 24  # grey levels a pixel must change by, beyond its neighbours', to count
+    motion: float = 0.004  # share of changed pixels that is motion
+    same: float = 0.004  # at most this share changed: the very picture of the card we had
+    occlusion: int = 3  # this many non-paper pixels in one patch of the edge band: something is over it
+    empty_frames: int = 3  # still frames showing no paper before the box counts as empty
+    min_confidence: float = 0.0  # below this a named card still asks for confirmation
+    candidates: int = 6
+
+    def __post_init__(self) -> None:
+        if self.still_frames < 1:
+            raise VisionError(f"still_frames must be at least 1, not {self.still_frames!r}")
+        for name in ("motion", "same", "min_confidence"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise VisionError(f"{name} must be 0..1, not {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class _View:
+    grey: np.ndarray  # VIEW_H×VIEW_W (or the find-mode frame), lightly blurred
+    visible: bool  # nothing over the window's edge
+    paperless: bool  # no card paper anywhere in the window: the box may be empty
+
+
+class Tracker:
+    """Turns frames into ``TrackEvent``s. ``window``: the calibrated corners of the box's window
+    (clockwise from top-left); None reads in find mode (the card anywhere in the frame)."""
+
+    def __init__(self, reader: CardReader, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None,
+                 settings: TrackerSettings | None = None) -> None:
+        self.reader = reader
+        self.settings = settings or TrackerSettings()
+        self.window = None if window is None else parse_window(window)
+        self._window_arg = None if self.window is None else [(float(x), float(y)) for x, y in self.window]
+        self._band = _edge_band(VIEW_W, VIEW_H)
+        self._kernel = np.ones((3, 3), np.uint8)
+        self._exposed: list[Card | None] = []  # None: waiting for the dealer's confirmation
+        self._prev: _View | None = None
+        self._ref: _View | None = None
+        self._still = 0
+        self._disturbed = True
+        self._empty_checked = False
+        self._empty = False
+        self._last_frame: int | None = None
+        self._crop: tuple[int, int, int, int] | None = None
+        self._warp: np.ndarray | None = None
+
+    # ---- state the table may ask for ------------------------------------------------------------
+
+    @property
+    def exposed(self) -> tuple[Card | None, ...]:
+        """The cards exposed so far in this deal, in order (None: awaiting confirmation)."""
+        return tuple(self._exposed)
+
+    @property
+    def next_index(self) -> int:
+        return len(self._exposed)
+
+    def remaining(self) -> tuple[Card, ...]:
+        dealt = set(self._exposed)
+        return tuple(c for c in FULL_DECK if c not in dealt)
+
+    # ---- input ----------------------------------------------------------------------------------
+
+    def confirm(self, index: int, card: Card) -> None:
+        """The dealer's answer to ``NeedsConfirmation(index)``."""
+        if not 0 <= index < len(self._exposed) or self._exposed[index] is not None:
+            raise VisionError(f"no card at index {index!r} is waiting for confirmation")
+        if card in self._exposed:
+            raise VisionError(f"{str(card)!r} was already dealt at index {self._exposed.index(card)}")
+        self._exposed[index] = card
+
+    def new_deal(self) -> None:
+        self._exposed.clear()
+        self._empty = False
+        self._disturbed = True
+
+    def lost(self, frame: int | None = None) -> None:
+        """The camera dropped out: whatever shows when it is back must be looked at afresh."""
+        self._prev = None
+        self._still = 0
+        self._disturbed = True
+        self._empty_checked = False
+
+    def update(self, image: np.ndarray, frame: int) -> list[TrackEvent]:
+        """Look at one frame; return the events it completes (usually none)."""
+        if self._last_frame is not None and frame <= self._last_frame:
+            raise VisionError(f"frame numbers must increase: {frame!r} after {self._last_frame!r}")
+        if self._last_frame is not None and frame > self._last_frame + 1:
+            self.lost(frame)  # frames were skipped: a card may have moved meanwhile
+        self._last_frame = frame
+        view = self._look(image)
+        s = self.settings
+        if self._prev is None or self._changed(view.grey, self._prev.grey) > s.motion:
+            self._still = 0
+            self._disturbed = True
+            self._empty_checked = False
+        else:
+            self._still += 1
+        self._prev = view
+        if not view.visible:
+            self._disturbed = True
+        if self._still < s.still_frames:
+            return []
+        if view.visible:
+            if not self._disturbed:
+                self._ref = view  # follow the slow drift of the light
+                return []
+            return self._decide(image, view, frame)
+        if view.paperless and self._still >= s.empty_frames and not self._empty_checked:
+            self._empty_checked = True
+            return self._check_empty(frame)
+        return []
+
+    # ---- looking -------------------------------------------------------------------------------------
+
+    def _look(self, image: np.ndarray) -> _View:
+        image = check_image(image)
+        if self.window is None:
+            small = cv2.resize(image, (_FIND_W, _FIND_H), interpolation=cv2.INTER_AREA)
+            grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+            return _View(grey, True, False)
+        if self._warp is None:
+            self._prepare(image.shape)
+        assert self._crop is not None and self._warp is not None
+        x0, y0, x1, y1 = self._crop
+        half = cv2.resize(image[y0:y1, x0:x1], ((x1 - x0) // 2, (y1 - y0) // 2), interpolation=cv2.INTER_AREA)
+        view = cv2.warpPerspective(half, self._warp, (VIEW_W, VIEW_H), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+        # The window's own edge is left out: a pixel of shake shows the box there, not the card.
+        grey = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), (3, 3), 0)[_EDGE:-_EDGE, _EDGE:-_EDGE]
+        hsv = cv2.cvtColor(view, cv2.COLOR_BGR2HSV)
+        paper = self._paper(hsv)
+        return _View(grey, self._occluded(paper) < self.settings.occlusion, float(paper.mean()) < 0.05)
+
+    def _occluded(self, paper: np.ndarray) -> int:
+        """The most non-paper pixels of the edge band in any 10×10 patch: a thumb fills a patch,
+        while noise and shake scatter single pixels."""
+        off = np.where(self._band & ~paper, np.float32(1), np.float32(0))
+        per_cell = cv2.resize(off, _CELLS, interpolation=cv2.INTER_AREA) * _CELL_AREA
+        return int(round(float(per_cell.max())))
+
+    def _prepare(self, shape: tuple[int, ...]) -> None:
+        assert self.window is not None
+        h, w = shape[:2]
+        lo = np.floor(self.window.min(axis=0)).astype(int) - 2
+        hi = np.ceil(self.window.max(axis=0)).astype(int) + 2
+        if lo[0] < 0 or lo[1] < 0 or hi[0] > w or hi[1] > h:
+            raise VisionError(f"the window {self.window.ravel().round(1).tolist()!r} reaches outside "
+                              f"the {w}x{h} picture")
+        x0, y0, x1, y1 = int(lo[0]), int(lo[1]), int(hi[0]), int(hi[1])
+        self._crop = (x0, y0, x1, y1)
+        src = ((self.window - [x0, y0]) / 2.0).astype(np.float32)
+        dst = np.array([[0, 0], [VIEW_W - 1, 0], [VIEW_W - 1, VIEW_H - 1], [0, VIEW_H - 1]], np.float32)
+        self._warp = cv2.getPerspectiveTransform(src, dst)
+
+    @staticmethod
+    def _paper(hsv: np.ndarray) -> np.ndarray:
+        """Card paper: unsaturated and not dark. The bar is relative, so dim light and a shadow
+        falling across the card still pass, while skin, sleeves and the box's floor do not."""
+        sat, val = hsv[..., 1], hsv[..., 2]
+        bright = _percentile(val, 0.9)
+        grey_sat = _percentile(sat, 0.1)
+        return (sat < min(grey_sat + 60, 100)) & (val > 0.45 * bright) & (val > 60)
+
+    def _changed(self, a: np.ndarray, b: np.ndarray) -> float:
+        """Share of pixels of ``a`` outside the range of their 3×3 neighbourhood in ``b``: a pixel of
+        shake moves edges but leaves every pixel within its neighbours' range."""
+        lvl = self.settings.level
+        hi = cv2.dilate(b, self._kernel)
+        lo = cv2.erode(b, self._kernel)
+        up = cv2.subtract(a, hi)
+        down = cv2.subtract(lo, a)
+        return float(np.count_nonzero(cv2.max(up, down) > lvl)) / a.size
+
+    def _same_picture(self, a: _View, b: _View) -> bool:
+        return self._changed(_normalised(a.grey), _normalised(b.grey)) <= self.settings.same
+
+    # ---- deciding ------------------------------------------------------------------------------------
+
+    def _decide(self, image: np.ndarray, view: _View, frame: int) -> list[TrackEvent]:
+        reading = self.reader.read(image, window=self._window_arg)
+        self._disturbed = False
+        before, self._ref = self._ref, view
+        card = reading.card
+        present = bool(getattr(reading, "present", True))
+        if card is None and not present and self.window is None:
+            return self._check_empty(frame)
+        if self._empty or (len(self._exposed) >= DECK_SIZE and card is not None and card != self._exposed[-1]):
+            self.new_deal()  # a fresh deck in the box
+        top = self._exposed[-1] if self._exposed else None
+        if card is not None and card == top:
+            return []
+        if card is not None and len(self._exposed) >= 2 and card == self._exposed[-2]:
+            self._exposed.pop()
+            return [CardReturned(card, len(self._exposed) - 1, frame)]
+        if card is None and before is not None and self._exposed and self._same_picture(view, before):
+            return []  # unreadable, but the very picture we had: the card never left
+        index = len(self._exposed)
+        if index >= DECK_SIZE:
+            return []
+        remaining = self.remaining()
+        if index == DECK_SIZE - 1 and None not in self._exposed:
+            hock = remaining[0]
+            if card is None or card == hock:
+                self._exposed.append(hock)
+                return [CardExposed(hock, index, 1.0, frame)]
+            return [self._ask(index, frame, (hock,), image)]
+        if card is not None and card in remaining and reading.confidence >= self.settings.min_confidence:
+            self._exposed.append(card)
+            return [CardExposed(card, index, float(reading.confidence), frame)]
+        undealt = set(remaining)
+        ordered = ([card] if card is not None else []) + list(reading.candidates)
+        candidates = tuple(dict.fromkeys(c for c in ordered if c in undealt))[: self.settings.candidates]
+        return [self._ask(index, frame, candidates, image)]
+
+    def _ask(self, index: int, frame: int, candidates: tuple[Card, ...], image: np.ndarray) -> NeedsConfirmation:
+        self._exposed.append(None)
+        snapshot = image.copy() if self._window_arg is None else warp_window(image, self._window_arg)
+        return NeedsConfirmation(index, frame, candidates, snapshot)
+
+    def _check_empty(self, frame: int) -> list[TrackEvent]:
+        # Paper vanishes under a hand too: only after the whole deck has come out is it the end.
+        if self._empty or len(self._exposed) < DECK_SIZE:
+            return []
+        self._empty = True
+        return [BoxEmpty(frame, len(self._exposed))]
+
+
+def _normalised(grey: np.ndarray) -> np.ndarray:
+    """The picture scaled so its paper is 200: lighting drift does not make a card look new."""
+    bright = max(_percentile(grey, 0.9), 1)
+    return cv2.convertScaleAbs(grey, alpha=200.0 / bright)
+
+
+def _percentile(channel: np.ndarray, q: float) -> int:
+    """The ``q`` quantile of a uint8 image, from its histogram (a sort costs ten times more)."""
+    hist = cv2.calcHist([channel], [0], None, [256], [0, 256]).ravel()
+    return int(np.searchsorted(np.cumsum(hist), q * channel.size))
+
+
+def _edge_band(w: int, h: int) -> np.ndarray:
+    """The card's white margin along the window's edges, clear of the corner indices: a thin
+    strip along every edge, widened along the sides where the margin is wide."""
+    band = np.zeros((h, w), bool)
+    t0, t1 = max(1, round(0.02 * w)), max(2, round(0.03 * w))
+    cx, cy = round(0.08 * w), round(0.08 * h)
+    band[cy: h - cy, t0:t1] = band[cy: h - cy, w - t1: w - t0] = True
+    band[t0:t1, cx: w - cx] = band[h - t1: h - t0, cx: w - cx] = True
+    band[round(0.24 * h): round(0.76 * h), t0: round(0.12 * w)] = True
+    band[round(0.24 * h): round(0.76 * h), w - round(0.12 * w): w - t0] = True
+    band[t0: round(0.08 * h), round(0.24 * w): round(0.76 * w)] = True
+    band[h - round(0.08 * h): h - t0, round(0.24 * w): round(0.76 * w)] = True
+    return band
