@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import csv
 import os
 import resource
 import sys
@@ -126,10 +125,12 @@ def main() -> int:
     profile = enroll(enrol_set, view="corner", name="feeder")
     reader = Reader(profile)
     ours = evaluate(reader, test)
-    peer = ClassicPeer()
-    for label in enrol_set:
-        peer.enroll(label.card, cv2.imread(str(label.path)))  # type: ignore[arg-type]
-    theirs = peer_eval(peer, test)
+    peers = {}
+    for otsu in (False, True):
+        peer = ClassicPeer(otsu=otsu)
+        for label in enrol_set:
+            peer.enroll(label.card, cv2.imread(str(label.path)))  # type: ignore[arg-type]
+        peers["classical peer" + (" + Otsu card threshold" if otsu else " as published")] = peer_eval(peer, test)
 
     print("\n1. Enrolled deck, feeder-corners (enrol: first Feb image of each card; test: the other "
           f"{sum(1 for t in test if not t.empty)} card images + {sum(1 for t in test if t.empty)} empty)")
@@ -139,11 +140,12 @@ def main() -> int:
         sub = [t for t in test if t.group.startswith(group)]
         print(row(f"ours: {group} ({'all suits' if group.endswith('02') else 'diamonds, bluish light'})",
                   evaluate(reader, sub)))
-    print(row("classical peer: all", theirs))
-    print(f"empty slots read as no card: ours {ours['empty_read_as_empty']:.0%} of {ours['empty']}, "
-          f"peer {theirs['empty_ok']}/{theirs['empty_ok'] + theirs['empty_wrong']}")
+    for name, theirs in peers.items():
+        print(row(f"{name}: all", theirs))
+    print(f"empty slots read as no card: ours {ours['empty_read_as_empty']:.0%} of {ours['empty']}; "
+          + "; ".join(f"{k} {v['empty_ok']}/{v['empty_ok'] + v['empty_wrong']}" for k, v in peers.items()))
     print(f"ms per 224x224 image: ours median {ours['ms_median']:.2f} p95 {ours['ms_p95']:.2f}; "
-          f"peer median {theirs['ms_median']:.2f} p95 {theirs['ms_p95']:.2f}")
+          + "; ".join(f"{k} median {v['ms_median']:.2f} p95 {v['ms_p95']:.2f}" for k, v in peers.items()))
     print(f"confusions (ours): {ours['confusions'] or 'none'}")
 
     print("\n2. Generic profile, no enrolment")
@@ -154,7 +156,7 @@ def main() -> int:
     tab = load_labels(DATA / "tabletop-ranks" / "labels.csv")
     generic = Reader()
     g_tab = evaluate(generic, tab)
-    print(row(f"tabletop-ranks, single-card images (find mode)", g_tab))
+    print(row("tabletop-ranks, single-card images (find mode)", g_tab))
     print(f"confusions: feeder {g_feed['confusions'] or 'none'}; tabletop {g_tab['confusions'] or 'none'}")
 
     print("\n3. Speed, 640x480 frames, one core")

@@ -18,11 +18,14 @@ RANK_SIZE, SUIT_SIZE = (70, 125), (70, 100)
 RANK_DIFF_MAX, SUIT_DIFF_MAX = 2000, 700  # the peer's own limits (sum of |difference| / 255)
 
 
-def _glyphs(image: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+def _glyphs(image: np.ndarray, otsu: bool) -> tuple[np.ndarray, np.ndarray] | None:
     grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     h, w = grey.shape
-    bkg = int(grey[h // 100, w // 2])
-    _, bright = cv2.threshold(grey, min(250, bkg + 60), 255, cv2.THRESH_BINARY)
+    if otsu:
+        _, bright = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    else:
+        bkg = int(grey[h // 100, w // 2])
+        _, bright = cv2.threshold(grey, min(250, bkg + 60), 255, cv2.THRESH_BINARY)
     contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
@@ -43,18 +46,22 @@ def _glyphs(image: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 class ClassicPeer:
-    def __init__(self) -> None:
+    """``otsu=False`` is the peer as published (background level + 60); ``otsu=True`` gives it
+    the benefit of an Otsu threshold for the card, which the feeder's bright lip otherwise defeats."""
+
+    def __init__(self, *, otsu: bool = False) -> None:
+        self.otsu = otsu
         self.ranks: list[tuple[Rank, np.ndarray]] = []
         self.suits: list[tuple[Suit, np.ndarray]] = []
 
     def enroll(self, card: Card, image: np.ndarray) -> None:
-        g = _glyphs(image)
+        g = _glyphs(image, self.otsu)
         if g is not None:
             self.ranks.append((card.rank, g[0]))
             self.suits.append((card.suit, g[1]))
 
     def read(self, image: np.ndarray) -> Card | None:
-        g = _glyphs(image)
+        g = _glyphs(image, self.otsu)
         if g is None or not self.ranks:
             return None
         rank_d = [(int(cv2.absdiff(g[0], t).sum()) // 255, r) for r, t in self.ranks]

@@ -14,7 +14,7 @@ from faro_box.vision.locate import CANON_H, CANON_W
 if TYPE_CHECKING:
     from faro_box.vision.profile import View
 
-FACE_SHAPE = (28, 20)
+FACE_SHAPE = (56, 40)
 # The index sits in the top-left of the canonical face; a margin lets a loose warp still hold it.
 _INDEX_REGION = (0.0, 0.0, 0.3, 0.36)
 _RANK_HEIGHT = 0.09 * CANON_H  # the rank glyph's height in the canonical face (printers vary ±40%)
@@ -68,10 +68,18 @@ def face_feature(face: np.ndarray) -> np.ndarray:
     ink, balanced = glyphs.ink_map(face, 31)
     redness = cv2.subtract(balanced[..., 2], balanced[..., 1]).astype(np.float32) * (1.0 / 255.0)
     rows, cols = FACE_SHAPE
-    parts = []
-    for plane in (ink, redness):
-        small = cv2.resize(plane, (cols, rows), interpolation=cv2.INTER_AREA).ravel()
-        small = small - small.mean()
-        n = float(np.linalg.norm(small))
-        parts.append(small / n if n > 1e-6 else small)
-    return (np.concatenate(parts) / np.sqrt(2)).astype(np.float32)
+    shape = cv2.resize(ink, (cols, rows), interpolation=cv2.INTER_AREA).ravel()
+    red = cv2.resize(redness, (cols, rows), interpolation=cv2.INTER_AREA).ravel()
+    # One norm for both planes: a black card's red plane stays near zero instead of amplified noise.
+    v = np.concatenate([shape - shape.mean(), red - red.mean()])
+    n = float(np.linalg.norm(v))
+    return (v / n if n > 1e-6 else v).astype(np.float32)
+
+
+def pip_feature(face: np.ndarray) -> np.ndarray | None:
+    from faro_box.vision.pips import first_pip
+
+    if face.shape[:2] != (CANON_H, CANON_W):
+        face = cv2.resize(face, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+    pip = first_pip(face)
+    return glyphs.glyph_feature(pip, glyphs.SUIT_SHAPE) if pip is not None else None

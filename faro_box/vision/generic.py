@@ -33,4 +33,5 @@ def build_generic_profile() -> DeckProfile:
                 samples.append(sample_from_view(card, face, View.FACE))
     profile = build_profile(samples, name="generic", view=View.FACE)
     return dataclasses.replace(profile, red_threshold=GENERIC_RED_THRESHOLD,
-                               face_feats=profile.face_feats[:0], face_labels=profile.face_labels[:0])
+                               face_feats=profile.face_feats[:0], face_labels=profile.face_labels[:0],
+                               pip_feats=profile.pip_feats[:0])

@@ -59,9 +59,9 @@ def ink_map(bgr: np.ndarray, paper_kernel: int) -> tuple[np.ndarray, np.ndarray]
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (paper_kernel, paper_kernel))
     # The paper is the local bright envelope of each channel; ink is what falls below it.
     paper = cv2.blur(cv2.dilate(bgr, k), (paper_kernel, paper_kernel))
-    balanced = cv2.divide(bgr, cv2.max(paper, 8), scale=255)
+    balanced = cv2.divide(bgr, np.maximum(paper, 8).astype(np.uint8), scale=255)
     b, g, r = cv2.split(balanced)
-    darkness = cv2.subtract(255, cv2.min(cv2.min(b, g), r))
+    darkness = 255 - cv2.min(cv2.min(b, g), r)
     return darkness.astype(np.float32) * (1.0 / 255.0), balanced
 
 

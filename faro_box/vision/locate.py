@@ -116,9 +116,9 @@ def _candidate_masks(small: np.ndarray, hsv: np.ndarray) -> list[np.ndarray]:
     low_sat = sat < 60
     if low_sat.any():
         v_thr = max(90.0, 0.78 * float(np.percentile(val[low_sat], 98)))
-        paper = (low_sat & (val > v_thr)).astype(np.uint8) * 255
-        paper = cv2.morphologyEx(paper, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-        return [paper, by_white, filled]
+        raw = (low_sat & (val > v_thr)).astype(np.uint8) * 255
+        paper = cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        return [np.asarray(paper, np.uint8), by_white, filled]
     return [np.zeros_like(by_white), by_white, filled]
 
 

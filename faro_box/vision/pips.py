@@ -39,3 +39,25 @@ def count_pips(face: np.ndarray) -> int | None:
     if any(a < 0.5 * med or a > 2.0 * med for a in areas) or len(areas) > 10:
         return None
     return len(areas)
+
+
+def first_pip(face: np.ndarray) -> np.ndarray | None:
+    """The ink of the top-left pip of a pip card (upright, in the upper half), for its suit's shape."""
+    h, w = face.shape[:2]
+    x0, x1, y0, y1 = (round(_PIP_AREA[0] * w), round(_PIP_AREA[1] * w), round(_PIP_AREA[2] * h), round(0.5 * h))
+    ink, _ = glyphs.ink_map(face[y0:y1, x0:x1], 41)
+    binary = (ink > 0.4).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    rh, rw = binary.shape
+    best: tuple[int, int] | None = None
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if area < 0.004 * rh * rw or x == 0 or y == 0 or x + bw >= rw or y + bh >= rh or area < 0.3 * bw * bh:
+            continue
+        if best is None or x + y < best[0]:
+            best = (x + y, i)
+    if best is None:
+        return None
+    x, y, bw, bh, _ = (int(v) for v in stats[best[1]])
+    own = labels[y:y + bh, x:x + bw] == best[1]
+    return np.where(own, ink[y:y + bh, x:x + bw], 0.0).astype(np.float32)

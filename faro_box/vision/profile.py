@@ -23,7 +23,7 @@ from faro_box.errors import VisionError
 from faro_box.vision import glyphs
 from faro_box.vision.features import IndexFeatures, face_feature, index_features
 
-PROFILE_VERSION = 1
+PROFILE_VERSION = 2
 _MAGIC = "faro-box deck profile"
 RANKS: tuple[Rank, ...] = tuple(Rank)
 SUITS: tuple[Suit, ...] = tuple(Suit)
@@ -46,7 +46,8 @@ class DeckProfile:
     suit_labels: np.ndarray  # (m,) int: index into SUITS, same rows for every key
     face_feats: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.float32))
     face_labels: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # index into FULL_DECK
-    red_threshold: float = 0.08  # ink redness above this is red, below -this... see colour_of
+    pip_feats: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.float32))  # body pip per face row
+    red_threshold: float = 0.08  # index ink redness (paper-relative R - G) that splits red from black
     has_index: bool = True
 
     def save(self, path: str | Path) -> None:
@@ -55,6 +56,7 @@ class DeckProfile:
                               repr(self.red_threshold), "1" if self.has_index else "0"]),
             "rank_feats": self.rank_feats, "rank_labels": self.rank_labels,
             "suit_labels": self.suit_labels, "face_feats": self.face_feats, "face_labels": self.face_labels,
+            "pip_feats": self.pip_feats,
         }
         for key, value in self.suit_feats.items():
             arrays[f"suit_{key}"] = value
@@ -95,6 +97,7 @@ class DeckProfile:
                           suit_labels=arrays["suit_labels"].astype(np.int64),
                           face_feats=arrays["face_feats"].astype(np.float32),
                           face_labels=arrays["face_labels"].astype(np.int64),
+                          pip_feats=arrays["pip_feats"].astype(np.float32),
                           red_threshold=float(meta[4]), has_index=str(meta[5]) == "1")
         except (KeyError, ValueError) as exc:
             raise VisionError(f"the deck profile {source!r} is damaged: {exc}") from None
@@ -117,6 +120,8 @@ class DeckProfile:
                 problems.append("rank labels")
             if self.suit_labels.size and (self.suit_labels.min() < 0 or self.suit_labels.max() >= 4):
                 problems.append("suit labels")
+        if self.pip_feats.ndim != 2 or (len(self.pip_feats) and len(self.pip_feats) != len(self.face_labels)):
+            problems.append("pip templates")
         if self.face_feats.ndim != 2 or len(self.face_feats) != len(self.face_labels):
             problems.append("face templates")
         elif self.face_labels.size and (self.face_labels.min() < 0 or self.face_labels.max() >= 52):
@@ -139,11 +144,12 @@ class Sample:
     card: Card
     index: IndexFeatures | None
     face: np.ndarray | None
+    pip: np.ndarray | None = None
 
 
 def build_profile(samples: Iterable[Sample], *, name: str, view: View) -> DeckProfile:
     """A profile from labelled samples; VisionError naming what is missing if it cannot read a deck."""
-    rank_f, rank_l, suit_l, face_f, face_l = [], [], [], [], []
+    rank_f, rank_l, suit_l, face_f, face_l, pip_f = [], [], [], [], [], []
     suit_f: dict[str, list[np.ndarray]] = {k: [] for k in SUIT_KEYS}
     reds: list[tuple[float, bool]] = []
     n = 0
@@ -160,6 +166,7 @@ def build_profile(samples: Iterable[Sample], *, name: str, view: View) -> DeckPr
         if s.face is not None:
             face_f.append(s.face)
             face_l.append(FULL_DECK.index(s.card))
+            pip_f.append(s.pip)
     if n == 0:
         raise VisionError("enrolment got no images at all")
     has_index = bool(rank_l)
@@ -182,9 +189,18 @@ def build_profile(samples: Iterable[Sample], *, name: str, view: View) -> DeckPr
         face_feats=np.array(face_f, np.float32).reshape(len(face_l), dim_face) if face_f
         else np.zeros((0, 1), np.float32),
         face_labels=np.array(face_l, np.int64),
+        pip_feats=_pip_rows(pip_f),
         red_threshold=_red_threshold(reds), has_index=has_index)
     profile.check(name)
     return profile
+
+
+def _pip_rows(pips: list[np.ndarray | None]) -> np.ndarray:
+    """One row per face; a face without a clear pip (a court) gets a row of NaN-free zeros."""
+    dim = next((p.size for p in pips if p is not None), 0)
+    if not dim:
+        return np.zeros((0, 1), np.float32)
+    return np.array([p if p is not None else np.zeros(dim, np.float32) for p in pips], np.float32)
 
 
 def _red_threshold(reds: Sequence[tuple[float, bool]]) -> float:
@@ -198,10 +214,11 @@ def _red_threshold(reds: Sequence[tuple[float, bool]]) -> float:
 
 def sample_from_view(card: Card, image: np.ndarray, view: View) -> Sample:
     """What enrolment keeps of one image (already warped upright for FACE views)."""
-    from faro_box.vision.features import read_index_region
+    from faro_box.vision.features import pip_feature, read_index_region
     index = read_index_region(image, view)
     face = face_feature(image) if view is View.FACE else None
-    return Sample(card, index_features(index) if index is not None else None, face)
+    pip = pip_feature(image) if view is View.FACE else None
+    return Sample(card, index_features(index) if index is not None else None, face, pip)
 
 
 def generic_profile() -> DeckProfile:

@@ -15,7 +15,13 @@ import numpy as np
 
 from faro_box.cards import FULL_DECK, Card, Rank, Suit
 from faro_box.vision import glyphs
-from faro_box.vision.features import IndexFeatures, face_feature, index_features, read_index_region
+from faro_box.vision.features import (
+    IndexFeatures,
+    face_feature,
+    index_features,
+    pip_feature,
+    read_index_region,
+)
 from faro_box.vision.locate import check_image, find_card, parse_window, warp_quad
 from faro_box.vision.pips import count_pips
 from faro_box.vision.profile import RANKS, SUITS, DeckProfile, View, generic_profile
@@ -133,13 +139,24 @@ class Reader:
         sim = np.maximum(p.face_feats @ f, p.face_feats @ f180)
         scores = np.full(52, -1.0, np.float32)
         np.maximum.at(scores, p.face_labels, sim.astype(np.float32))
-        i, confidence = _pick(scores, (0.6, 1.5))
+        i, confidence = _pick(scores, (0.6, 2.5))
         card = FULL_DECK[i]
         order = np.argsort(scores)[::-1][:5]
         candidates = tuple(FULL_DECK[j] for j in order if scores[j] > 0)
         pips = count_pips(face)
         if pips is not None and card.rank <= Rank.TEN and pips != int(card.rank):
-            return Reading(None, confidence, candidates, present=True, why=f"{pips} pips contradict the face")
+            return Reading(None, min(confidence, 0.49), candidates, present=True,
+                           why=f"{pips} pips contradict the face")
+        pip = pip_feature(face) if card.rank <= Rank.TEN else None
+        if len(p.pip_feats) and pip is not None:
+            # The face picks the card; the pip's own shape must pick the same suit, clearly.
+            suits = np.array([FULL_DECK[k].suit for k in p.face_labels.tolist()])
+            sim = _similarity(p.pip_feats, pip)
+            per_suit = np.array([sim[suits == s].max() if (suits == s).any() else -1.0 for s in SUITS])
+            s_i, s_conf = _pick(per_suit, self.SUIT_ACCEPT)
+            if SUITS[s_i] != card.suit or s_conf < 0.5:
+                return Reading(None, min(confidence, 0.49), candidates, present=True,
+                               why="the pip's shape does not confirm the suit")
         if confidence >= 0.5:
             return Reading(card, confidence, candidates, present=True, rank=card.rank, suit=card.suit)
         return Reading(None, confidence, candidates, present=True, why="face unsure")
