@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from faro_box import __version__
+from faro_box.bank_events import StartBank
 from faro_box.errors import FaroBoxError, JournalError
 from faro_box.events import Command, StartDeal, command_from_text, command_to_text
 
@@ -201,7 +202,8 @@ class Journal:
         if self.readonly:
             raise JournalError(f"the journal {self.path!r} was opened read-only")
         seq = self._seq + 1
-        deal = (self._deal or 0) + 1 if isinstance(command, StartDeal) else self._deal
+        # A bank of Baccarat Banque is numbered as a deal too: export and replay find it alone.
+        deal = (self._deal or 0) + 1 if isinstance(command, (StartDeal, StartBank)) else self._deal
         try:
             self._conn.execute(
                 "INSERT INTO events (seq, deal, command, wall_time, app_version) VALUES (?, ?, ?, ?, ?)",
@@ -210,9 +212,21 @@ class Journal:
             raise JournalError(f"the journal {self.path!r} already holds entry {seq}: "
                                "another process is writing it") from None
         except sqlite3.Error as exc:
-            raise JournalError(f"cannot write to the journal {self.path!r}: {exc}") from None
+            # A failed write (disk full, read-only, I/O error) may still have committed: the file
+            # decides, so that the live table and a replay of the file never disagree.
+            if not self._committed(seq):
+                raise JournalError(f"cannot write to the journal {self.path!r}: {exc}") from None
         self._seq, self._deal = seq, deal
         return seq
+
+    def _committed(self, seq: int) -> bool:
+        """Whether entry ``seq`` is in the file; JournalError when even that cannot be read."""
+        try:
+            row = self._conn.execute("SELECT MAX(seq) FROM events").fetchone()
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot write to the journal {self.path!r}, nor read it back ({exc}): "
+                               "restart faro-box to replay it") from None
+        return bool(row[0] == seq)
 
     def entries(self, deal: int | None = None) -> list[Entry]:
         """Every entry in sequence order, or those of one deal."""

@@ -29,6 +29,10 @@ class TrackerBridge:
     The tracker counts cards from the start of its deal; the table may already stand further
     (a restart mid-deal): tracker index k is table index ``offset + k``. A reading the rules
     refuse (a card already shown) becomes a question to the dealer, never a silent drop.
+
+    After the camera was gone (``lost``) nobody knows how many cards left the box meanwhile, so
+    the first card read afterwards is put to the dealer rather than taken; a card the dealer
+    enters by hand that the tracker never saw moves the tracker's count along (``offset``).
     """
 
     def __init__(self, table: Table, tracker: Any, *, snapshot_dir: Path | None = None,
@@ -38,6 +42,7 @@ class TrackerBridge:
         self._lock = threading.RLock()
         state = table.state()
         self.offset = state["next_index"] if not state["ended"] else 0
+        self._doubt = False
         table.subscribe(self._on_table_event)
 
     def feed(self, image: Any, frame: int) -> None:
@@ -49,13 +54,17 @@ class TrackerBridge:
     def lost(self, frame: int | None = None) -> None:
         with self._lock:
             self.tracker.lost(frame)
+            self._doubt = True
 
     def _tracked(self, event: Any) -> None:
         kind = type(event).__name__
         if kind == "BoxEmpty":
             return
         index = self.offset + event.index
-        if kind == "CardExposed":
+        if kind == "CardExposed" and self._doubt:
+            self._doubt = False
+            self._ask(index, (str(event.card),), None)
+        elif kind == "CardExposed":
             command: Command = CardSeen(str(event.card), index, min(1.0, float(event.confidence)), event.frame)
             try:
                 self.table.handle(command)
@@ -66,6 +75,7 @@ class TrackerBridge:
             except FaroBoxError as exc:
                 log.error("card %d (%s) could not be taken: %s", index + 1, event.card, exc)
         elif kind == "NeedsConfirmation":
+            self._doubt = False
             snapshot = self._save_snapshot(index, event.snapshot)
             self._ask(index, tuple(str(c) for c in event.candidates), snapshot)
         elif kind == "CardReturned":
@@ -103,7 +113,9 @@ class TrackerBridge:
             elif kind == "card" and event.get("how") == "confirmed":
                 k = event["index"] - self.offset
                 exposed = self.tracker.exposed
-                if 0 <= k < len(exposed) and exposed[k] is None:
+                if k >= len(exposed):
+                    self.offset += 1   # entered by hand, never seen by the camera
+                elif 0 <= k and exposed[k] is None:
                     try:
                         self.tracker.confirm(k, Card.parse(event["card"]))
                     except FaroBoxError as exc:

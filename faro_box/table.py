@@ -66,6 +66,10 @@ class Table:
                 raise JournalError(f"the journal {journal.path!r} cannot be replayed: entry {entry.seq} "
                                    f"({entry.command.TYPE}) is refused by this version ({exc})") from None
         self._seq = journal.seq
+        # A device with its own link (the servo case-keeper) tells of faults between commands.
+        watch = getattr(case_keeper, "watch", None)
+        if callable(watch):
+            watch(self._case_keeper_status)
         self._show()
 
     @property
@@ -82,8 +86,14 @@ class Table:
         with self._lock:
             fork = self._state.fork()
             events = fork.apply(command)
-            seq = self._journal.append(command)
+            try:
+                seq = self._journal.append(command)
+            except JournalError as exc:
+                # Disk full or read-only: nothing more is accepted, and the dealer is told at once.
+                self.report_fault("journal", str(exc))
+                raise
             self._state, self._seq = fork, seq
+            self.clear_fault("journal")
             for event in events:
                 event["seq"] = seq
             self._show()
@@ -137,6 +147,12 @@ class Table:
             self._case_keeper.show(self.case_keeper_state())
         except Exception as exc:  # any device failure becomes a fault on the display
             self.report_fault("case_keeper", str(exc) or type(exc).__name__)
+        else:
+            self._case_keeper_status(getattr(self._case_keeper, "fault", None))
+
+    def _case_keeper_status(self, message: str | None) -> None:
+        if message:
+            self.report_fault("case_keeper", message)
         else:
             self.clear_fault("case_keeper")
 

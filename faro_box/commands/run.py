@@ -161,4 +161,7 @@ def _start_buttons(table: Any, config: Any) -> Any:
     def stuck(action: ButtonAction) -> None:
         table.report_fault(f"button {action.value}", "held down or stuck")
 
-    return DealerButtons.from_config(config.buttons.device_settings(), pressed, stuck)
+    def unstuck(action: ButtonAction) -> None:
+        table.clear_fault(f"button {action.value}")
+
+    return DealerButtons.from_config(config.buttons.device_settings(), pressed, stuck, unstuck)

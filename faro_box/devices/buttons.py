@@ -4,7 +4,7 @@ Each press calls ``on_press(action)`` once. Debouncing is two-fold: gpiozero's `
 (the pin library's glitch filter on a Pi) and a guard here that ignores any edge within
 ``bounce_time`` of the last accepted one, because not every pin backend filters. A button held
 past ``stuck_after`` seconds (or already down when opened) is reported once to ``on_stuck`` and
-fires nothing more until it is released.
+fires nothing more until it is released, which ``on_unstuck`` hears.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ class DealerButtons:
     def __init__(self, on_press: Callable[[ButtonAction], None],
                  pins: Mapping[ButtonAction, int | str] | None = None, *,
                  on_stuck: Callable[[ButtonAction], None] | None = None,
+                 on_unstuck: Callable[[ButtonAction], None] | None = None,
                  bounce_time: float = 0.05, stuck_after: float = 5.0) -> None:
         from gpiozero import Button
         from gpiozero.exc import GPIOZeroError
@@ -39,6 +40,7 @@ class DealerButtons:
                               "must be >= 0 and > 0 seconds")
         self._on_press = on_press
         self._on_stuck = on_stuck
+        self._on_unstuck = on_unstuck
         self._bounce = bounce_time
         self._lock = threading.Lock()
         self._last_edge: dict[ButtonAction, float] = {}
@@ -63,7 +65,8 @@ class DealerButtons:
 
     @classmethod
     def from_config(cls, config: Mapping[str, object], on_press: Callable[[ButtonAction], None],
-                    on_stuck: Callable[[ButtonAction], None] | None = None) -> DealerButtons:
+                    on_stuck: Callable[[ButtonAction], None] | None = None,
+                    on_unstuck: Callable[[ButtonAction], None] | None = None) -> DealerButtons:
         """``{"undo": 5, "confirm": 6, "new_deal": 13, "bounce_time": 0.05, "stuck_after": 5}``."""
         settings = dict(config)
         timings = {k: settings.pop(k) for k in ("bounce_time", "stuck_after") if k in settings}
@@ -74,7 +77,8 @@ class DealerButtons:
             except ValueError:
                 raise ConfigError(f"button {key!r} is unknown: use undo, confirm, new_deal, "
                                   "bounce_time, stuck_after") from None
-        return cls(on_press, pins or None, on_stuck=on_stuck, **timings)  # type: ignore[arg-type]
+        return cls(on_press, pins or None, on_stuck=on_stuck, on_unstuck=on_unstuck,
+                   **timings)  # type: ignore[arg-type]
 
     def _edge_accepted(self, action: ButtonAction) -> bool:
         now = time.monotonic()
@@ -93,7 +97,10 @@ class DealerButtons:
     def _released(self, action: ButtonAction) -> None:
         with self._lock:
             self._edge_accepted(action)
+            was_stuck = action in self._stuck
             self._stuck.discard(action)
+        if was_stuck and self._on_unstuck is not None:
+            self._on_unstuck(action)
 
     def _report_stuck(self, action: ButtonAction) -> None:
         with self._lock:

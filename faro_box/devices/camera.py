@@ -54,20 +54,39 @@ class PiCamera:
 class OpenCvCamera:
     """A V4L2/USB camera (``0``, ``/dev/video0``) or a video file (any other path)."""
 
-    def __init__(self, source: str, width: int, height: int, fps: int) -> None:
-        import cv2
+    # A USB camera pulled out and plugged back is a new device: after a failed read the capture
+    # is reopened, at most this often, until frames come again.
+    REOPEN_INTERVAL = 1.0
 
+    def __init__(self, source: str, width: int, height: int, fps: int) -> None:
         self._file = not (source.isdigit() or source.startswith("/dev/"))
-        self._capture = cv2.VideoCapture(int(source) if source.isdigit() else source)
+        self.source = source
+        self._size, self._fps = (width, height), fps
+        self._capture = self._open()
         if not self._capture.isOpened():
             raise DeviceError(f"cannot open the camera source {source!r}")
-        if not self._file:
-            self._capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
-            self._capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
-            self._capture.set(cv2.CAP_PROP_FPS, fps)
         self._period = 1.0 / fps
         self._next = time.monotonic()
-        self.source = source
+        self._reopen_at = 0.0
+
+    def _open(self) -> Any:
+        import cv2
+
+        source = self.source
+        capture = cv2.VideoCapture(int(source) if source.isdigit() else source)
+        if capture.isOpened() and not self._file:
+            capture.set(cv2.CAP_PROP_FRAME_WIDTH, self._size[0])
+            capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self._size[1])
+            capture.set(cv2.CAP_PROP_FPS, self._fps)
+        return capture
+
+    def _reopen(self) -> None:
+        now = time.monotonic()
+        if now < self._reopen_at:
+            return
+        self._reopen_at = now + self.REOPEN_INTERVAL
+        self._capture.release()
+        self._capture = self._open()
 
     def read(self) -> Any | None:
         if self._file:   # a file plays at the configured rate, as a camera would deliver it
@@ -79,6 +98,7 @@ class OpenCvCamera:
         if not ok:
             if self._file:
                 raise EndOfVideo(f"the video {self.source!r} has ended")
+            self._reopen()
             return None
         return frame
 

@@ -6,6 +6,10 @@ number, resends the same frame until the firmware acknowledges it, asks PING whe
 firmware that restarted answers ``PONG 0`` or announces ``READY``), and when the port vanishes
 it reopens it and resends the whole state. Nothing is queued: an older state is never sent
 after a newer one exists, so the beads end where the deal says whatever was lost on the way.
+
+``fault`` says what is wrong with the link (None when the firmware holds the newest state) and
+``watch(callback)`` hears each change of it once, from the link thread: a lost port or a Pico
+that restarted is a fault until the firmware acknowledges the whole state again.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from faro_box.devices.servo_frames import (
@@ -103,6 +107,8 @@ class ServoCaseKeeper:
         self._closed = False
         self._queries: list[tuple[str, list[str | None], threading.Event]] = []
         self._port: _Port | None = None
+        self._fault: str | None = None
+        self._watchers: list[Callable[[str | None], None]] = []
         self.version = self._connect()   # DeviceError here: the configured hardware is not there
         self._thread = threading.Thread(target=self._run, name="servo-case-keeper", daemon=True)
         self._thread.start()
@@ -159,6 +165,28 @@ class ServoCaseKeeper:
     @property
     def connected(self) -> bool:
         return self._port is not None
+
+    @property
+    def fault(self) -> str | None:
+        return self._fault
+
+    def watch(self, callback: Callable[[str | None], None]) -> None:
+        """``callback(message)`` on each new fault, ``callback(None)`` once it is repaired."""
+        with self._cond:
+            self._watchers.append(callback)
+
+    def _set_fault(self, message: str | None) -> None:
+        # Called from the link thread without holding _cond: a watcher may take other locks.
+        if message == self._fault:
+            return
+        self._fault = message
+        with self._cond:
+            watchers = list(self._watchers)
+        for callback in watchers:
+            try:
+                callback(message)
+            except Exception:  # a display that fails must not stop the link
+                log.exception("a case-keeper fault watcher failed")
 
     def close(self) -> None:
         with self._cond:
@@ -271,6 +299,7 @@ class ServoCaseKeeper:
             self._port = None
         with self._cond:
             self._acked = None
+        self._set_fault(f"the servo case-keeper on {self.path} does not answer: reconnecting")
 
     def _send_state(self) -> bool:
         assert self._port is not None
@@ -295,6 +324,9 @@ class ServoCaseKeeper:
                 with self._cond:
                     self._acked = desired
                     self._cond.notify_all()
+                    newest = self._desired == desired
+                if newest:
+                    self._set_fault(None)
                 self.stats.acks += 1
                 self.stats.show_to_ack_s = time.perf_counter() - shown_at
                 return True
@@ -323,6 +355,7 @@ class ServoCaseKeeper:
             self._seq = 0
             self._sent = None
             self._acked = None
+        self._set_fault("the case-keeper's Pico restarted: setting its beads again")
 
     def _ping(self) -> bool:
         assert self._port is not None
@@ -336,11 +369,19 @@ class ServoCaseKeeper:
                 with self._cond:
                     if int(words[1]) != self._seq:
                         # The firmware shows something else (restarted, parked): resend.
-                        if words[1] == "0":
+                        restarted = words[1] == "0"
+                        if restarted:
                             self.stats.firmware_restarts += 1
                         self._seq = int(words[1])
                         self._sent = None
                         self._acked = None
+                    else:
+                        restarted = False
+                    synced = self._desired is None or self._acked == self._desired
+                if restarted:
+                    self._set_fault("the case-keeper's Pico restarted: setting its beads again")
+                elif synced:
+                    self._set_fault(None)
                 return True
         return False
 
