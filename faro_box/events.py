@@ -319,3 +319,8 @@ def command_from_text(text: str) -> Command:
     except (TypeError, ValueError) as exc:
         raise ScriptError(f"a command must be JSON ({exc}): {text!r:.80}") from None
     return command_from_json(doc)
+
+
+# The Baccarat Banque table's commands share this parser and the journal: importing the module
+# registers them (at the end, so it finds everything above defined).
+import faro_box.bank_events  # noqa: E402,F401
