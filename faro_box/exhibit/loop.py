@@ -302,6 +302,8 @@ class Exhibition:
         settled_ok = None if result.settled is None else result.settled == result.balances
         if settled_ok is False:
             log.error("deal %s: settle gives %s, the table %s", deal.name, result.settled, result.balances)
+        log.info("deal %d (%s) over: %s; read by the camera %d, named by the dealer %d; settle agrees: %s",
+                 self.dealt + 1, deal.name, result.balances, result.read, result.confirmed, settled_ok)
         times = tuple(self.pacer.frame_times)
         return DealReport(self.dealt + 1, deal.name, self._clock() - started, len(box), times, result.read,
                           result.confirmed, tuple(result.wrong), settled_ok, result.balances)

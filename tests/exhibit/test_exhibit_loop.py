@@ -1,0 +1,127 @@
+"""The exhibition loop through the whole box (simulated box, real reader and tracker, table):
+a recorded journal replays to the very same table events; a short soak renews the journal."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from faro_box.deal_scripts import script_steps
+from faro_box.events import PlaceBet, WithdrawBet
+from faro_box.exhibit.loop import DealReport, Exhibition, Pacer, TableHub
+from faro_box.exhibit.show import Show
+from faro_box.exhibit.sources import bundled_script, deals_from_journal
+from faro_box.exhibit.visitors import VisitorBook
+from faro_box.journal import Journal
+from faro_box.rules import settle_script
+from faro_box.table import Table
+from faro_box.table_state import TableState
+
+# How a card got in (read, or named by the dealer after the reader abstained) is the reader's
+# business, and a renewed exhibition journal numbers its deals afresh; every other field of
+# every other event must be the journal's own.
+_READER_ONLY = {"pending", "queued"}
+
+
+def _canonical(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in e.items() if k not in ("seq", "how", "deal")} for e in events if e["type"] not in _READER_ONLY]
+
+
+def _record(path: Path) -> None:
+    """Two deals as a dealer would journal them: bets before the soda and after it, a bet taken down."""
+    with Journal(path) as journal:
+        table = Table(journal)
+        for name, early in (("early_split", None), ("triple", PlaceBet("bob", {"id": "b0", "kind": "odd", "stake": 3}))):
+            steps = [s.command for s in script_steps(bundled_script(name))[0]]
+            table.handle(steps[0])
+            if early is not None:
+                table.handle(early)   # before the soda: a moment a script's "at" cannot say
+            for command in steps[1:]:
+                table.handle(command)
+                if early is not None and table.state()["next_index"] == 11 and not isinstance(command, PlaceBet):
+                    table.handle(WithdrawBet("bob", "b0"))
+                    early = None
+
+
+def _journal_events(path: Path) -> list[dict[str, Any]]:
+    state = TableState()
+    events: list[dict[str, Any]] = []
+    with Journal(path, readonly=True) as journal:
+        for entry in journal.entries():
+            events += state.apply(entry.command)
+    return events
+
+
+@pytest.mark.slow
+def test_a_recorded_journal_replays_through_the_box_to_the_same_events(tmp_path: Path) -> None:
+    recorded = tmp_path / "recorded.sqlite"
+    _record(recorded)
+    deals = deals_from_journal(recorded)
+    assert [d.cards for d in deals] == [52, 52]
+    assert deals[1].plan[0].cards == 0 and isinstance(deals[1].plan[0].command, PlaceBet)
+
+    exhibit_journal = tmp_path / "exhibit.sqlite"
+    hub = TableHub(str(exhibit_journal), keep_deals=1)
+    seen: list[dict[str, Any]] = []
+    hub.subscribe(lambda event, state: seen.append(event))
+    book = VisitorBook()
+    book.attach(hub)
+    show = Show(visitors=book)
+    hub.subscribe(show.on_event)
+    reports: list[DealReport] = []
+    exhibition = Exhibition(deals, hub, show, fast=True, loops=2, on_deal=reports.append)
+    assert exhibition.run() == 2
+    hub.close()
+    assert _canonical(seen) == _canonical(_journal_events(recorded))
+    for report in reports:
+        assert report.wrong == () and report.settled_ok is True
+        assert report.read + report.confirmed >= 40   # the camera and the dealer, never the script, entered them
+        assert len(report.frame_times) > 300
+    # The soak's journal renewal: one deal per journal, the previous kept beside it, no more.
+    assert exhibit_journal.exists() and (tmp_path / "exhibit.sqlite.1").exists()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("exhibit")) == [
+        "exhibit.sqlite", "exhibit.sqlite.1"]
+    assert hub.renewals == 2
+    with Journal(tmp_path / "exhibit.sqlite.1", readonly=True) as last:
+        exported = TableState()
+        for entry in last.entries():
+            exported.apply(entry.command)
+        assert exported.script()["deck"] == bundled_script("triple")["deck"]
+        assert settle_script(exported.script())["balances"] == reports[1].balances
+    # The panels followed the deals: the split of deal 1, the triple's call before its last turn.
+    assert "split" in show.cued and "call" in show.cued and "case_keeper" in show.cued
+
+
+def test_the_pacer_holds_the_schedule_stops_and_pings_the_watchdog() -> None:
+    import threading
+
+    now = [100.0]
+    pings: list[str] = []
+    stop = threading.Event()
+    pacer = Pacer(stop, clock=lambda: now[0], notify=pings.append, ping_s=5.0)
+    assert pacer.clock() == 100.0
+    pacer.hold(8.0)
+    now[0] += 0.5
+    assert pacer.clock() == pytest.approx(92.5)   # the demo's schedule now waits 8 s longer
+    assert pacer.frame_times == [0.5]
+    assert pings == ["WATCHDOG=1"]
+    now[0] += 6
+    pacer.clock()
+    assert pings == ["WATCHDOG=1", "WATCHDOG=1"]
+    stop.set()
+    with pytest.raises(Exception) as stopped:
+        pacer.clock()
+    assert type(stopped.value).__name__ == "Stopped"
+
+
+def test_bad_options_exit_1_with_one_line(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "faro_box.cli", "exhibit", "--pace", "-1", "--no-web"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1 and "-1" in done.stderr
+    missing = subprocess.run([sys.executable, "-m", "faro_box.cli", "exhibit", str(tmp_path / "none.json"), "--no-web"],
+                             capture_output=True, text=True, timeout=120)
+    assert missing.returncode == 1 and "none.json" in missing.stderr and missing.stderr.count("\n") == 1
