@@ -31,8 +31,10 @@ class TrackerBridge:
     refuse (a card already shown) becomes a question to the dealer, never a silent drop.
 
     After the camera was gone (``lost``) nobody knows how many cards left the box meanwhile, so
-    the first card read afterwards is put to the dealer rather than taken; a card the dealer
-    enters by hand that the tracker never saw moves the tracker's count along (``offset``).
+    the first card read afterwards is put to the dealer rather than taken. When the dealer
+    names another card there, the card read lies further on (it left the box unseen): the
+    camera's count moves along (``offset``) and the reading is put to the dealer again for the
+    next card. A card the dealer enters by hand that the camera never saw moves it along too.
     """
 
     def __init__(self, table: Table, tracker: Any, *, snapshot_dir: Path | None = None,
@@ -43,10 +45,17 @@ class TrackerBridge:
         state = table.state()
         self.offset = state["next_index"] if not state["ended"] else 0
         self._doubt = False
+        self._asked: tuple[int, str] | None = None     # (table index, card read) after an outage
+        self._reask: tuple[int, str] | None = None
         table.subscribe(self._on_table_event)
 
     def feed(self, image: Any, frame: int) -> None:
         with self._lock:
+            if self._reask is not None:
+                index, card = self._reask
+                self._reask = None
+                self._asked = (index, card)
+                self._ask(index, (card,), None)
             events = self.tracker.update(image, frame)
             for event in events:
                 self._tracked(event)
@@ -63,6 +72,7 @@ class TrackerBridge:
         index = self.offset + event.index
         if kind == "CardExposed" and self._doubt:
             self._doubt = False
+            self._asked = (index, str(event.card))
             self._ask(index, (str(event.card),), None)
         elif kind == "CardExposed":
             command: Command = CardSeen(str(event.card), index, min(1.0, float(event.confidence)), event.frame)
@@ -113,8 +123,12 @@ class TrackerBridge:
             elif kind == "card" and event.get("how") == "confirmed":
                 k = event["index"] - self.offset
                 exposed = self.tracker.exposed
+                asked, self._asked = self._asked, None
                 if k >= len(exposed):
                     self.offset += 1   # entered by hand, never seen by the camera
+                elif asked is not None and asked[0] == event["index"] and asked[1] != event["card"]:
+                    self.offset += 1   # the card read after the outage comes later in the deck
+                    self._reask = (event["index"] + 1, asked[1])
                 elif 0 <= k and exposed[k] is None:
                     try:
                         self.tracker.confirm(k, Card.parse(event["card"]))

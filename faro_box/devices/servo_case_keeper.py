@@ -177,7 +177,9 @@ class ServoCaseKeeper:
 
     def _set_fault(self, message: str | None) -> None:
         # Called from the link thread without holding _cond: a watcher may take other locks.
-        if message == self._fault:
+        # One incident is one report: a Pico that stops answering and then announces its
+        # restart stays the first fault until the beads are set again.
+        if message == self._fault or (message is not None and self._fault is not None):
             return
         self._fault = message
         with self._cond:

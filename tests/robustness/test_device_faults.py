@@ -1,0 +1,183 @@
+"""Devices that fail mid-deal under the real Table: each fault shows once in state()["faults"],
+goes away by itself when the device is back, and the beads end where the deal says."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+from pty_cable import Cable, Firmware
+
+from faro_box.cards import Card
+from faro_box.commands.run import _start_buttons
+from faro_box.config import parse_config
+from faro_box.devices.servo_case_keeper import ServoCaseKeeper
+from faro_box.devices.servo_frames import parse_positions_line, to_tenths
+from faro_box.events import CardSeen, ConfirmCard, StartDeal
+from faro_box.journal import Journal
+from faro_box.live import TrackerBridge
+from faro_box.rules.beads import case_keeper
+from faro_box.table import Table
+from faro_box.vision.reader import Reader
+from faro_box.vision.simbox import SimBox
+from faro_box.vision.track import Tracker
+
+DECK = [str(c) for c in SimBox(seed=3).deck]
+
+
+class FaultLog:
+    def __init__(self, table: Table) -> None:
+        self.events: list[dict] = []
+        table.subscribe(lambda event, state: self.events.append(event)
+                        if event["type"] in ("fault", "fault_cleared") else None)
+
+    def of(self, device: str) -> list[str]:
+        return [e["type"] for e in self.events if e.get("device") == device]
+
+
+def wait_for(condition, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def servo_table(tmp_path):
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "config.json").write_text(json.dumps({"driver": "pca9685", "speed": 4000, "tick_ms": 5}))
+    cable = Cable(tmp_path)
+    firmware = Firmware(cable, flash)
+    firmware.start()
+    keeper = ServoCaseKeeper(cable.port, ack_timeout=0.3, heartbeat=0.2, reconnect_interval=0.05)
+    journal = Journal(tmp_path / "journal.sqlite")
+    table = Table(journal, keeper)
+    table.handle(StartDeal("foster", ("ann", "bob"), {}))
+    try:
+        yield cable, firmware, keeper, table
+    finally:
+        keeper.close()
+        firmware.stop()
+        cable.close()
+        journal.close()
+
+
+def deal(table: Table, stop: int) -> None:
+    for index in range(table.state()["next_index"], stop):
+        table.handle(CardSeen(DECK[index], index))
+
+
+def firmware_shows_the_deal(cable: Cable, table: Table) -> bool:
+    want = to_tenths(case_keeper([Card.parse(c) for c in table.state()["exposed"]]).flat_positions())
+    _, targets = parse_positions_line(cable.ask("GET"), "STATE")
+    return targets == want
+
+
+def test_the_case_keepers_port_vanishes_mid_deal_and_comes_back(servo_table):
+    cable, _, keeper, table = servo_table
+    faults = FaultLog(table)
+    deal(table, 5)
+    assert keeper.wait_synced(5) and table.state()["faults"] == []
+    cable.unplug()
+    deal(table, 9)                                      # the deal goes on without the beads
+    wait_for(lambda: table.state()["faults"])
+    assert table.state()["faults"][0]["device"] == "case_keeper"
+    deal(table, 12)
+    cable.plug()
+    wait_for(lambda: not table.state()["faults"])
+    assert keeper.wait_synced(5) and firmware_shows_the_deal(cable, table)
+    assert faults.of("case_keeper") == ["fault", "fault_cleared"]
+
+
+def test_a_pico_that_reboots_mid_deal_gets_its_beads_back(servo_table):
+    cable, firmware, keeper, table = servo_table
+    faults = FaultLog(table)
+    deal(table, 7)
+    assert keeper.wait_synced(5)
+    firmware.stop()
+    firmware.start()                                    # power back: every bead at home, READY
+    wait_for(lambda: keeper.stats.firmware_restarts or keeper.stats.disconnects)
+    deal(table, 10)
+    wait_for(lambda: faults.of("case_keeper")[-1:] == ["fault_cleared"])
+    assert keeper.wait_synced(5) and firmware_shows_the_deal(cable, table)
+    assert faults.of("case_keeper") == ["fault", "fault_cleared"]
+
+
+CONFIG = """journal = "{journal}"
+players = ["ann", "bob"]
+pin_hash = "scrypt$1024$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+[buttons]
+enabled = true
+bounce_time = 0.0
+stuck_after = 0.2
+[display]
+web = false
+"""
+
+
+def test_a_stuck_button_is_reported_once_cleared_on_release_and_fires_nothing(tmp_path):
+    import tomllib
+
+    Device.pin_factory = MockFactory()
+    journal = Journal(tmp_path / "journal.sqlite")
+    try:
+        config = parse_config(tomllib.loads(CONFIG.format(journal=tmp_path / "journal.sqlite")))
+        table = Table(journal)
+        faults = FaultLog(table)
+        table.handle(StartDeal("foster", ("ann", "bob"), {}))
+        deal(table, 6)
+        buttons = _start_buttons(table, config)
+        undo = Device.pin_factory.pin(config.buttons.undo)
+        undo.drive_low()                                # pressed ... and stuck there
+        time.sleep(0.8)                                 # four hold periods
+        state = table.state()
+        assert state["faults"] == [{"device": "button undo", "message": "held down or stuck"}]
+        assert state["next_index"] == 5                 # the press undid one card, nothing more
+        undo.drive_high()
+        assert table.state()["faults"] == []
+        assert faults.of("button undo") == ["fault", "fault_cleared"]
+        undo.drive_low()
+        undo.drive_high()                               # a normal press works again
+        state = table.state()
+        assert state["next_index"] == 4
+        assert state["beads"] == case_keeper([Card.parse(c) for c in DECK[:4]]).to_json()["beads"]
+        buttons.close()
+    finally:
+        journal.close()
+        Device.pin_factory.reset()
+        Device.pin_factory = None
+
+
+@pytest.mark.parametrize("gone", [(60, 80), (95, 200)], ids=["while-the-dealer-waits", "while-cards-leave"])
+def test_the_camera_gone_mid_deal_and_back(tmp_path, gone):
+    """Frames ``gone`` never arrive (the run loop reports the camera and calls ``lost``); after
+    them the first card read is put to the dealer, who answers from what was really dealt."""
+    box = SimBox(seed=3, cards=8)
+    journal = Journal(tmp_path / "journal.sqlite")
+    table = Table(journal)
+    faults = FaultLog(table)
+    table.handle(StartDeal("foster", ("ann", "bob"), {}))
+    bridge = TrackerBridge(table, Tracker(Reader(None), window=box.window.tolist()))
+    dealt_in_outage = {box.truth(n).index for n in range(*gone)} - {box.truth(gone[0] - 1).index}
+    for n in range(len(box)):
+        if gone[0] <= n < gone[1]:
+            table.report_fault("camera", "no picture from the camera")   # as faro-box run does
+            bridge.lost(n)
+            continue
+        table.clear_fault("camera")
+        bridge.feed(box.frame(n), n)
+        while (pending := table.state()["pending"]) is not None:      # the dealer answers
+            index = pending["index"]
+            table.handle(ConfirmCard(index, str(box.deck[index])))
+    state = table.state()
+    shown = box.truth(len(box) - 1).index + 1
+    assert state["exposed"] == DECK[:shown] and shown == 8
+    assert state["beads"] == case_keeper(box.deck[:shown]).to_json()["beads"]
+    assert faults.of("camera") == ["fault", "fault_cleared"]
+    if dealt_in_outage:
+        assert len(dealt_in_outage) >= 2          # really a card the camera never saw
+    journal.close()
