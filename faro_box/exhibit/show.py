@@ -1,7 +1,8 @@
 """What the exhibition screen shows beside the table: the attract screen, the panels, the odds.
 
-``Show`` listens to the table. Each event may cue explanation panels (``panels.cues``); cued
-panels queue up and each stays on screen ``panel_s`` seconds, and the deal is held for
+``Show`` listens to the table. Each event may cue explanation panels (``panels.cues``); a cued
+panel replaces the one on screen once that one has been up ``panel_s`` seconds (the last one
+stays until the next cue), and the deal is held for
 ``hold_s`` (through ``on_hold``) the first time a panel is shown in a deal, so visitors can
 read it before the cards move on. Between the turn's winner and the next loser the odds panel is
 refreshed from ``odds_for_deal``. Between deals the screen is the attract screen: the next
@@ -33,7 +34,7 @@ def _deal_json(deal: ExhibitDeal | None, loop: int | None = None) -> dict[str, A
 
 
 class Show:
-    def __init__(self, *, lang: str = "en", visit_url: str | None = None, panel_s: float = 12.0,
+    def __init__(self, *, lang: str = "en", visit_url: str | None = None, panel_s: float = 8.0,
                  hold_s: float = 8.0, attract_panel_s: float = 10.0, visitors: Any = None,
                  on_hold: Callable[[float], None] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -80,8 +81,8 @@ class Show:
                 self._shown.add(cue.panel)
                 self.cued.append(cue.panel)
                 now = self._clock()
-                start = max([now] + [until for _, until in self._queue])
-                self._queue.append((panel_json(cue.panel, cue.variant), start + self.panel_s))
+                start = max(now, self._queue[-1][1] + self.panel_s) if self._queue else now
+                self._queue.append((panel_json(cue.panel, cue.variant), start))
                 if first:
                     hold += self.hold_s
             refresh = event.get("type") in _ODDS_EVENTS
@@ -101,7 +102,7 @@ class Show:
     def to_json(self) -> dict[str, Any]:
         with self._lock:
             now = self._clock()
-            while len(self._queue) > 1 and self._queue[0][1] <= now:
+            while len(self._queue) > 1 and self._queue[1][1] <= now:
                 self._queue.popleft()
             panel = self._queue[0][0] if self._queue else None
             countdown = None

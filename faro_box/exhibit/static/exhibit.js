@@ -64,7 +64,7 @@
       root.appendChild(F.el("p", "big", u.call + odds.call.pays + u.trueOdds + odds.call.true_odds));
     } else if (odds.split_next_one_in) {
       const p = F.el("p", "big", u.split);
-      p.appendChild(F.el("span", "num", u.oneIn + odds.split_next_one_in));
+      p.appendChild(F.el("span", "num", u.oneIn + Math.round(odds.split_next_one_in)));
       root.appendChild(p);
     }
     if (odds.rank_edge) {

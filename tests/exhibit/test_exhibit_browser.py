@@ -1,0 +1,141 @@
+"""The exhibition screens in real headless Chromium: the attract screen, the panels timed to the
+deal, the odds, the QR code, and a visitor's pretend bet from a phone (screenshots in artifacts/)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from faro_box.deal_scripts import script_steps
+from faro_box.display.pin import hash_pin
+from faro_box.display.web import create_app, serve
+from faro_box.events import CardSeen
+from faro_box.exhibit.show import Show
+from faro_box.exhibit.sources import bundled_deals, bundled_script
+from faro_box.exhibit.visitors import VisitorBook
+from faro_box.exhibit.web import mount_exhibit
+from faro_box.journal import Journal
+from faro_box.table import Table
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_path: str) -> Iterator[Any]:
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def exhibit(tmp_path: Path) -> Iterator[dict[str, Any]]:
+    with Journal(tmp_path / "exhibit.sqlite") as journal:
+        table = Table(journal)
+        book = VisitorBook()
+        book.attach(table)
+        show = Show(visitors=book, hold_s=0, panel_s=0)
+        table.subscribe(show.on_event)
+        app = create_app(table, pin_hash=hash_pin("2468", n=2**10))
+        mount_exhibit(app, show, book)
+        server = serve(app, port=0, background=True)
+        assert server is not None
+        try:
+            yield {"table": table, "show": show, "url": server.url}
+        finally:
+            server.stop()
+
+
+def _deal_until(table: Table, name: str, cards: int) -> None:
+    for command in [s.command for s in script_steps(bundled_script(name))[0]]:
+        if isinstance(command, CardSeen) and table.state()["next_index"] >= cards:
+            return
+        table.handle(command)
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name))
+
+
+def _font_px(page: Any, selector: str) -> float:
+    return float(page.eval_on_selector(selector, "e => parseFloat(getComputedStyle(e).fontSize)"))
+
+
+def test_attract_screen_then_the_split_panel_and_the_odds(browser: Any, exhibit: dict[str, Any]) -> None:
+    show, table = exhibit["show"], exhibit["table"]
+    deals = bundled_deals()
+    show.attract(deals[0], 45)
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(exhibit["url"] + "/exhibit/?lang=en")
+    page.wait_for_selector("body[data-mode='attract']")
+    page.wait_for_function("() => document.getElementById('attract-next').textContent.length > 0")
+    assert page.inner_text("#attract-next") == "Next deal: An early split"
+    assert "starts in" in page.inner_text("#attract-count")
+    assert page.locator("#attract-panel h2").inner_text()
+    # The QR code is drawn by the server, as SVG, for the phone page.
+    assert page.eval_on_selector(".attract-qr img", "i => i.complete && i.naturalWidth > 0")
+    # Large type: readable from 3 m.
+    assert _font_px(page, ".attract-next") >= 48 and _font_px(page, "#attract-panel p") >= 30
+    shot(page, "exhibit_attract.png")
+
+    show.deal_starts(deals[0], 1)
+    _deal_until(table, "early_split", 5)   # through turn 2: the split of the 6s
+    page.wait_for_selector("body[data-mode='deal']")
+    page.wait_for_selector("#panel[data-panel='split']", timeout=15000)
+    assert page.locator("#panel h2").inner_text() == "The split: where the bank earns"
+    assert "33 times in 833" in page.locator("#panel p").inner_text()
+    page.wait_for_function("() => document.getElementById('odds').textContent.includes('1 in')")
+    odds = page.inner_text("#odds")
+    assert "next turn splits" in odds and "bank's edge" in odds
+    assert page.inner_text("#dealtitle") == "An early split"
+    page.wait_for_function("(seq) => document.body.dataset.seq === seq", arg=str(table.state()["seq"]))
+    assert _font_px(page, "#panel p") >= 30 and _font_px(page, "#odds .big") >= 30
+    assert page.locator("#attract").is_hidden()
+    shot(page, "exhibit_split_panel.png")
+    for lang, title in (("ru", "Сплит: здесь банк зарабатывает"), ("fr", "Le doublet : là où gagne la banque")):
+        page.goto(exhibit["url"] + f"/exhibit/?lang={lang}")
+        page.wait_for_selector("#panel[data-panel='split']")
+        assert page.locator("#panel h2").inner_text() == title
+        shot(page, f"exhibit_split_panel_{lang}.png")
+    assert errors == []
+    page.close()
+
+
+def test_a_visitor_bets_from_a_phone_and_the_screen_shows_it(browser: Any, exhibit: dict[str, Any]) -> None:
+    show, table = exhibit["show"], exhibit["table"]
+    show.deal_starts(bundled_deals()[1], 1)
+    _deal_until(table, "cat_hop", 1)
+    phone = browser.new_page(viewport={"width": 412, "height": 915})
+    errors: list[str] = []
+    phone.on("pageerror", lambda exc: errors.append(str(exc)))
+    phone.goto(exhibit["url"] + "/exhibit/visit")
+    phone.click(".langbar button[data-lang='en']")
+    phone.fill("#name", "Marie")
+    phone.click("#name-button")
+    phone.wait_for_selector("#betcard:not(.hidden)")
+    phone.click("#ranks button[data-rank='7']")
+    phone.click("#stakes button[data-stake='3']")
+    phone.click("#copper")
+    phone.click("#bet-button")
+    phone.wait_for_function("() => document.getElementById('message').textContent.startsWith('Placed')")
+    assert phone.inner_text("#message") == "Placed: 7 (c) × 3"
+    assert "7 (c) × 3" in phone.inner_text("#mine")
+    assert table.state()["open_bets"] == [b for b in table.state()["open_bets"] if b["player"] != "Marie"]
+    shot(phone, "exhibit_visit_phone.png")
+    kiosk = browser.new_page(viewport={"width": 1920, "height": 1080})
+    kiosk.goto(exhibit["url"] + "/exhibit/?lang=en")
+    kiosk.wait_for_function("() => document.getElementById('visitors').textContent.includes('Marie')")
+    shot(kiosk, "exhibit_visitors.png")
+    assert errors == []
+    phone.close()
+    kiosk.close()
