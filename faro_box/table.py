@@ -30,9 +30,10 @@ from typing import Any, Protocol
 
 from faro_box.errors import FaroBoxError, JournalError
 from faro_box.events import Command
+from faro_box.game_state import GameState
 from faro_box.journal import Journal
 from faro_box.rules.beads import BeadGeometry, CaseKeeperState, case_keeper
-from faro_box.table_state import Event, TableState
+from faro_box.table_state import Event
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ class Table:
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self._faults: dict[str, str] = {}
-        self._state = TableState(geometry)
+        self._state = GameState(geometry)  # faro deals and Baccarat Banque banks, one journal
         for entry in journal.entries():
             try:
                 self._state.apply(entry.command)
