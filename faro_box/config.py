@@ -28,6 +28,7 @@ from typing import Any
 
 from faro_box.errors import ConfigError, FaroBoxError
 from faro_box.events import MAX_PLAYERS, StartDeal
+from faro_box.limits import MAX_CONFIG_CHARS, read_limited
 
 CAMERA_SOURCES = ("picamera2", "synthetic")
 CASE_KEEPER_KINDS = ("screen", "fake", "led", "servo")
@@ -304,13 +305,18 @@ def load_config(path: str | Path) -> Config:
     """Read and check a TOML configuration file; ConfigError names the file and the key."""
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
+        with file.open(encoding="utf-8") as stream:
+            text = read_limited(stream, f"the configuration {str(file)!r}", MAX_CONFIG_CHARS, ConfigError)
     except OSError as exc:
         raise ConfigError(f"cannot read the configuration {str(file)!r}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"the configuration {str(file)!r} is not UTF-8 text: {exc}") from None
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{str(file)!r} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{str(file)!r} nests too deeply to be a configuration") from None
     try:
         return parse_config(doc)
     except ConfigError as exc:

@@ -67,7 +67,7 @@ def _json_object(value: object, what: str) -> dict[str, Any]:
         raise ScriptError(f"{what} must have text keys: {dict(value)!r:.80}")
     try:
         text = json.dumps(value, allow_nan=False, sort_keys=True)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:
         raise ScriptError(f"{what} is not plain JSON ({exc}): {dict(value)!r:.80}") from None
     if len(text) > MAX_OBJECT_JSON:
         raise ScriptError(f"{what} is too large ({len(text)} characters, at most {MAX_OBJECT_JSON})")
@@ -316,7 +316,7 @@ def command_to_text(command: Command) -> str:
 def command_from_text(text: str) -> Command:
     try:
         doc = json.loads(text)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:
         raise ScriptError(f"a command must be JSON ({exc}): {text!r:.80}") from None
     return command_from_json(doc)
 

@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from faro_box.errors import ScriptError
+from faro_box.limits import loads, read_limited
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,13 +30,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def read_script(source: str) -> Any:
     try:
-        text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
+        if source == "-":
+            text = read_limited(sys.stdin, f"the deal script {source!r}")
+        else:
+            with open(source, encoding="utf-8") as stream:
+                text = read_limited(stream, f"the deal script {source!r}")
     except OSError as exc:
         raise ScriptError(f"cannot read the deal script {source!r}: {exc.strerror or exc}") from None
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise ScriptError(f"{source!r} is not JSON: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ScriptError(f"the deal script {source!r} is not UTF-8 text: {exc}") from None
+    return loads(text, repr(source))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from faro_box.errors import ScriptError
+from faro_box.limits import loads as limited_loads
+from faro_box.limits import read_limited, read_line_limited
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -54,14 +56,17 @@ def _settle_lines(stream: IO[str], source: str, settle_script: Any) -> None:
     # Results are fresh trees of dicts and lists: no cycles to look for, and that search costs.
     dumps = json.JSONEncoder(check_circular=False).encode
     loads = json.loads
-    for number, line in enumerate(stream, 1):
+    number = 0
+    while line := read_line_limited(stream, f"{source!r} line {number + 1}"):
+        number += 1
         if not line.strip():
             continue
         try:
             doc = loads(line)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             out.flush()
-            raise ScriptError(f"{source!r} line {number} is not JSON: {exc}") from None
+            reason = "it nests too deeply" if isinstance(exc, RecursionError) else str(exc)
+            raise ScriptError(f"{source!r} line {number} is not JSON: {reason}") from None
         try:
             result = settle_script(doc)
         except ScriptError as exc:
@@ -82,7 +87,10 @@ def _open(source: str) -> IO[str]:
 
 def _read(source: str) -> str:
     try:
-        return sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        if source == "-":
+            return read_limited(sys.stdin, f"deal script {source!r}")
+        with Path(source).open(encoding="utf-8") as stream:
+            return read_limited(stream, f"deal script {source!r}")
     except OSError as exc:
         raise ScriptError(f"cannot read deal script {source!r}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
@@ -90,7 +98,4 @@ def _read(source: str) -> str:
 
 
 def _parse(text: str, source: str) -> object:
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise ScriptError(f"deal script {source!r} is not JSON: {exc}") from None
+    return limited_loads(text, f"deal script {source!r}")

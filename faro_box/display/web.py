@@ -341,6 +341,8 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
                 raise _Refusal(413, f"the body is too large (more than {limits.body_bytes} bytes)")
         try:
             return json.loads(body.decode("utf-8"), parse_constant=_no_constant)
+        except RecursionError:
+            raise _Refusal(400, "the body nests too deeply to be a command") from None
         except (UnicodeDecodeError, ValueError) as exc:
             raise _Refusal(400, f"the body is not JSON ({exc}): {bytes(body[:60])!r}") from None
 
@@ -424,6 +426,11 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
         doc = await read_json(request)
         if not isinstance(doc, dict):
             raise _Refusal(400, f"a command must be a JSON object, not {doc!r:.60}")
+        # "after": the journal sequence number of the state the page showed. The page sends it
+        # with an undo, so a repeated (replayed, double-tapped) undo cannot take back a second card.
+        after = doc.pop("after", None)
+        if after is not None and (isinstance(after, bool) or not isinstance(after, int)):
+            raise _Refusal(400, f"'after' must be the state's sequence number, not {after!r:.40}")
         kind = doc.get("type")
         if kind not in DEALER_COMMANDS:
             raise _Refusal(400, f"the dealer's page cannot send a {kind!r:.40} command: "
@@ -444,6 +451,10 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
 
         def handle() -> Any:
             with handle_lock:
+                seq = table.state().get("seq")
+                if after is not None and after != seq:
+                    raise _Refusal(409, f"the table changed since the page showed it (state {after}, "
+                                        f"now {seq}): nothing was changed; look again")
                 return table.handle(command)
 
         try:

@@ -202,7 +202,10 @@
       action();
     });
   }
-  armed($("undo"), function () { command({ type: "undo" }, "The last card was taken back."); });
+  armed($("undo"), function () {
+    // The state this page showed: a repeated request cannot take back a second card.
+    command({ type: "undo", after: msg ? msg.seq : undefined }, "The last card was taken back.");
+  });
   armed($("end"), function () { command({ type: "end_deal" }, "The deal is ended."); });
   armed($("misdeal"), function () { command({ type: "misdeal" }, "Misdeal: the bank pays every bet standing."); });
 
