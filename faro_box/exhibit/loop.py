@@ -220,6 +220,7 @@ class DealReport:
     wrong: tuple[int, ...]        # card indices the table holds differently from the box
     settled_ok: bool | None       # settle_script agrees with the table's balances (None: unfinished)
     balances: dict[str, Any]
+    error: str | None = None      # the deal broke off (it was closed as a misdeal; the loop went on)
 
 
 class Exhibition:
@@ -294,6 +295,12 @@ class Exhibition:
         self.pacer.begin_deal()
         try:
             result = demo.run()
+        except FaroBoxError as exc:
+            # An unattended exhibition goes on: this deal is closed, the next one starts.
+            log.error("deal %d (%s) broke off: %s", self.dealt + 1, deal.name, exc)
+            return DealReport(self.dealt + 1, deal.name, self._clock() - started, len(box),
+                              tuple(self.pacer.frame_times), 0, 0, (), None,
+                              dict(table.state()["balances"]), str(exc))
         finally:
             demo.close()
             self._close_open_deal()

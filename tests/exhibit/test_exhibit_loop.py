@@ -125,3 +125,40 @@ def test_bad_options_exit_1_with_one_line(tmp_path: Path) -> None:
     missing = subprocess.run([sys.executable, "-m", "faro_box.cli", "exhibit", str(tmp_path / "none.json"), "--no-web"],
                              capture_output=True, text=True, timeout=120)
     assert missing.returncode == 1 and "none.json" in missing.stderr and missing.stderr.count("\n") == 1
+
+
+class _FailingReader:
+    """The real reader, until one call fails the way a broken camera read would."""
+
+    def __init__(self, fail_at: int) -> None:
+        from faro_box.vision.reader import Reader
+
+        self.reader = Reader()
+        self.calls = 0
+        self.fail_at = fail_at
+
+    def read(self, image: Any, *, window: Any = None) -> Any:
+        self.calls += 1
+        if self.calls == self.fail_at:
+            from faro_box.errors import VisionError
+
+            raise VisionError("the reader failed (a test)")
+        return self.reader.read(image, window=window)
+
+
+@pytest.mark.slow
+def test_a_deal_that_breaks_off_is_closed_and_the_loop_goes_on(tmp_path: Path) -> None:
+    from faro_box.exhibit.sources import bundled_deals
+
+    hub = TableHub(None)
+    show = Show()
+    hub.subscribe(show.on_event)
+    reports: list[DealReport] = []
+    deals = list(bundled_deals()[2:4])
+    exhibition = Exhibition(deals, hub, show, fast=True, loops=2, on_deal=reports.append,
+                            reader=_FailingReader(fail_at=40))
+    assert exhibition.run() == 2
+    assert reports[0].error == "the reader failed (a test)" and reports[0].settled_ok is None
+    assert reports[1].error is None and reports[1].settled_ok is True and reports[1].wrong == ()
+    history = hub.state()["history"]
+    assert [h["outcome"] for h in history] == ["misdeal", "finished"]
