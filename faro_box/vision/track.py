@@ -65,7 +65,9 @@ class NeedsConfirmation:
     index: int
     frame: int
     candidates: tuple[Card, ...]  # undealt cards the reader thought likely, best first
-    snapshot: np.ndarray = field(compare=False, repr=False)  # the window (or frame) to show the dealer
+    # the window (or the frame) to show the dealer; None when the reading was held for the
+    # dealer's answer to an earlier question and the picture is gone
+    snapshot: np.ndarray | None = field(compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,16 +107,16 @@ class TrackerSettings:
     still_frames: int = 2  # frames without motion before a picture counts as still
     level: int = 24  # grey levels a pixel must change by, beyond its neighbours', to count
     motion: float = 0.004  # share of changed pixels that is motion
-    same: float = 0.004  # at most this share changed: the very picture of the card we had
     occlusion: int = 3  # this many non-paper pixels in one patch of the edge band: something is over it
     empty_frames: int = 3  # still frames showing no paper before the box counts as empty
     min_confidence: float = 0.0  # below this a named card still asks for confirmation
     candidates: int = 6
+    retries: int = 2  # an unsure read is tried again on the next still frames before asking
 
     def __post_init__(self) -> None:
         if self.still_frames < 1:
             raise VisionError(f"still_frames must be at least 1, not {self.still_frames!r}")
-        for name in ("motion", "same", "min_confidence"):
+        for name in ("motion", "min_confidence"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise VisionError(f"{name} must be 0..1, not {value!r}")
@@ -146,6 +148,9 @@ class Tracker:
         self._disturbed = True
         self._empty_checked = False
         self._empty = False
+        self._tries = 0
+        self._held: list[tuple[Card, float, int]] = []  # cards read while the top awaits the dealer
+        self._queued: list[TrackEvent] = []  # events the dealer's answer released
         self._last_frame: int | None = None
         self._crop: tuple[int, int, int, int] | None = None
         self._warp: np.ndarray | None = None
@@ -174,9 +179,15 @@ class Tracker:
         if card in self._exposed:
             raise VisionError(f"{str(card)!r} was already dealt at index {self._exposed.index(card)}")
         self._exposed[index] = card
+        if index == len(self._exposed) - 1:
+            held, self._held = self._held, []
+            for read, confidence, frame in held:
+                self._queued += self._take(read, confidence, frame, None)
 
     def new_deal(self) -> None:
         self._exposed.clear()
+        self._held.clear()
+        self._queued.clear()
         self._empty = False
         self._disturbed = True
 
@@ -194,12 +205,17 @@ class Tracker:
         if self._last_frame is not None and frame > self._last_frame + 1:
             self.lost(frame)  # frames were skipped: a card may have moved meanwhile
         self._last_frame = frame
+        released, self._queued = self._queued, []
+        return released + self._step(image, frame)
+
+    def _step(self, image: np.ndarray, frame: int) -> list[TrackEvent]:
         view = self._look(image)
         s = self.settings
         if self._prev is None or self._changed(view.grey, self._prev.grey) > s.motion:
             self._still = 0
             self._disturbed = True
             self._empty_checked = False
+            self._tries = 0
         else:
             self._still += 1
         self._prev = view
@@ -278,51 +294,76 @@ class Tracker:
         down = cv2.subtract(lo, a)
         return float(np.count_nonzero(cv2.max(up, down) > lvl)) / a.size
 
-    def _same_picture(self, a: _View, b: _View) -> bool:
-        return self._changed(_normalised(a.grey), _normalised(b.grey)) <= self.settings.same
-
     # ---- deciding ------------------------------------------------------------------------------------
 
     def _decide(self, image: np.ndarray, view: _View, frame: int) -> list[TrackEvent]:
         reading = self.reader.read(image, window=self._window_arg)
-        self._disturbed = False
-        before, self._ref = self._ref, view
+        self._tries += 1
         card = reading.card
-        present = bool(getattr(reading, "present", True))
-        if card is None and not present and self.window is None:
+        confidence = float(reading.confidence)
+        if self._tries <= self.settings.retries and self._doubtful(card, confidence):
+            return []  # the next frame's noise may let the reader name it: read again then
+        self._disturbed, self._ref = False, view
+        if card is None and not bool(getattr(reading, "present", True)) and self.window is None:
             return self._check_empty(frame)
         if self._empty or (len(self._exposed) >= DECK_SIZE and card is not None and card != self._exposed[-1]):
             self.new_deal()  # a fresh deck in the box
-        top = self._exposed[-1] if self._exposed else None
-        if card is not None and card == top:
+        if self._exposed and self._exposed[-1] is None:
+            # Is this the card the dealer is asked about, read at last, or the next one? Only
+            # the dealer's answer tells: hold the reading until it comes.
+            if card is not None and (not self._held or self._held[-1][0] != card):
+                self._held.append((card, confidence, frame))
             return []
-        if card is not None and len(self._exposed) >= 2 and card == self._exposed[-2]:
+        if card is None and self._exposed and tuple(reading.candidates[:1]) == (self._exposed[-1],):
+            return []  # unsure, but its best guess is the card lying there: a hand passed over it
+        if card is None or confidence < self.settings.min_confidence:
+            return self._unsure(card, reading.candidates, frame, image)
+        return self._take(card, confidence, frame, image)
+
+    def _take(self, card: Card, confidence: float, frame: int, image: np.ndarray | None) -> list[TrackEvent]:
+        """What a named card on top means, given the cards dealt so far."""
+        top = self._exposed[-1] if self._exposed else None
+        if card == top:
+            return []
+        if len(self._exposed) >= 2 and card == self._exposed[-2]:
             self._exposed.pop()
             return [CardReturned(card, len(self._exposed) - 1, frame)]
-        if card is None and before is not None and self._exposed and self._same_picture(view, before):
-            return []  # unreadable, but the very picture we had: the card never left
+        if len(self._exposed) >= DECK_SIZE:
+            return []
+        if card not in self._exposed:
+            if len(self._exposed) == DECK_SIZE - 1:
+                confidence = 1.0  # the hock: the only card left, and the reader agrees
+            self._exposed.append(card)
+            return [CardExposed(card, len(self._exposed) - 1, confidence, frame)]
+        return self._unsure(card, (), frame, image)
+
+    def _unsure(self, card: Card | None, candidates: Sequence[Card], frame: int,
+                image: np.ndarray | None) -> list[TrackEvent]:
+        """An abstention, a doubtful card, or a card the deck forbids: ask, unless the deck
+        leaves a single card, which the reader did not contradict."""
         index = len(self._exposed)
         if index >= DECK_SIZE:
             return []
         remaining = self.remaining()
-        if index == DECK_SIZE - 1 and None not in self._exposed:
-            hock = remaining[0]
-            if card is None or card == hock:
-                self._exposed.append(hock)
-                return [CardExposed(hock, index, 1.0, frame)]
-            return [self._ask(index, frame, (hock,), image)]
-        if card is not None and card in remaining and reading.confidence >= self.settings.min_confidence:
-            self._exposed.append(card)
-            return [CardExposed(card, index, float(reading.confidence), frame)]
+        if index == DECK_SIZE - 1 and None not in self._exposed and card in (None, remaining[0]):
+            self._exposed.append(remaining[0])
+            return [CardExposed(remaining[0], index, 1.0, frame)]
         undealt = set(remaining)
-        ordered = ([card] if card is not None else []) + list(reading.candidates)
-        candidates = tuple(dict.fromkeys(c for c in ordered if c in undealt))[: self.settings.candidates]
-        return [self._ask(index, frame, candidates, image)]
-
-    def _ask(self, index: int, frame: int, candidates: tuple[Card, ...], image: np.ndarray) -> NeedsConfirmation:
+        ordered = ([card] if card is not None else []) + list(candidates)
+        shortlist = tuple(dict.fromkeys(c for c in ordered if c in undealt))[: self.settings.candidates]
         self._exposed.append(None)
-        snapshot = image.copy() if self._window_arg is None else warp_window(image, self._window_arg)
-        return NeedsConfirmation(index, frame, candidates, snapshot)
+        snapshot = None if image is None else (
+            image.copy() if self._window_arg is None else warp_window(image, self._window_arg))
+        return [NeedsConfirmation(index, frame, shortlist, snapshot)]
+
+    def _doubtful(self, card: Card | None, confidence: float) -> bool:
+        """An abstention, a card named without enough confidence, or a card the deck forbids that
+        is neither the top card nor the one before it (a card put back)."""
+        if self._empty or len(self._exposed) >= DECK_SIZE:
+            return False
+        if card is None:
+            return not (len(self._exposed) == DECK_SIZE - 1 and None not in self._exposed)  # the hock
+        return card in self._exposed[:-2] or confidence < self.settings.min_confidence
 
     def _check_empty(self, frame: int) -> list[TrackEvent]:
         # Paper vanishes under a hand too: only after the whole deck has come out is it the end.
@@ -330,12 +371,6 @@ class Tracker:
             return []
         self._empty = True
         return [BoxEmpty(frame, len(self._exposed))]
-
-
-def _normalised(grey: np.ndarray) -> np.ndarray:
-    """The picture scaled so its paper is 200: lighting drift does not make a card look new."""
-    bright = max(_percentile(grey, 0.9), 1)
-    return cv2.convertScaleAbs(grey, alpha=200.0 / bright)
 
 
 def _percentile(channel: np.ndarray, q: float) -> int:
