@@ -141,7 +141,7 @@ def _ink_colour(bgr: np.ndarray, ink: np.ndarray, box: Box) -> tuple[float | Non
         return None, 0.0
     paper = paper_px.mean(axis=0, dtype=np.float32) + 1.0
     bal = ink_px / paper
-    redness = float(np.median(bal[:, 2] - bal[:, 1]))  # red and pink inks both swallow green
+    redness = float((bal[:, 2] - bal[:, 1]).mean())  # red and pink inks both swallow green
     return redness, float(inner[ink_sel].mean())
 
 

@@ -16,7 +16,7 @@ from faro_box.errors import VisionError
 
 CANON_W, CANON_H = 200, 280
 _CANON_DST = np.array([[0, 0], [CANON_W - 1, 0], [CANON_W - 1, CANON_H - 1], [0, CANON_H - 1]], np.float32)
-_FIND_WIDTH = 320  # find mode looks at a frame at this width: enough for a card, cheap
+_FIND_WIDTH = 256  # find mode looks at a frame at this width: enough for a card, cheap
 _ASPECT = 1.4  # a poker card; bridge cards (1.56) and old square-cornered ones fit the band below
 
 
@@ -115,7 +115,9 @@ def _candidate_masks(small: np.ndarray, hsv: np.ndarray) -> list[np.ndarray]:
     # Paper: unsaturated and bright for this frame; opening cuts the card loose from pale clutter.
     low_sat = sat < 60
     if low_sat.any():
-        v_thr = max(90.0, 0.78 * float(np.percentile(val[low_sat], 98)))
+        hist = cv2.calcHist([hsv], [2], low_sat.astype(np.uint8), [256], [0, 256]).ravel()
+        v98 = int(np.searchsorted(np.cumsum(hist), 0.98 * hist.sum()))
+        v_thr = max(90.0, 0.78 * v98)
         raw = (low_sat & (val > v_thr)).astype(np.uint8) * 255
         paper = cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         return [np.asarray(paper, np.uint8), by_white, filled]

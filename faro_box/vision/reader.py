@@ -46,7 +46,8 @@ class _Votes:
 
 
 def _similarity(feats: np.ndarray, v: np.ndarray) -> np.ndarray:
-    d2 = np.sum((feats - v[None, :]) ** 2, axis=1)
+    """1 - ½·squared distance, by one matrix product (the templates' norms are ~1 plus aspect)."""
+    d2 = np.einsum("ij,ij->i", feats, feats) + float(v @ v) - 2.0 * (feats @ v)
     return 1.0 - 0.5 * d2
 
 
