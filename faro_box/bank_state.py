@@ -63,7 +63,7 @@ class BankState:
         self.dealt: list[_Dealt] = []
         self.calls: dict[Seat, bool] = {}  # this coup's calls (implied ones included)
         self.pending: dict[str, Any] | None = None
-        self.queued: list[tuple[int, BankCard]] = []  # (log index, card) read while one was pending
+        self.queued: list[tuple[int, BankCard | BankUnread]] = []  # (log index, read) while one was pending
         self.choices: list[dict[str, bool]] = []  # per finished coup, the calls (for the script)
         self.history: list[dict[str, Any]] = []
         self.closed = True  # no bank open: only StartBank is taken
@@ -102,7 +102,8 @@ class BankState:
             return self._deal(bank, command.card, at, at, how="seen")
         if isinstance(command, BankUnread):
             if self.pending is not None:
-                raise RuleError("a card already waits for the dealer's confirmation")
+                self.queued.append((at, command))
+                return [{"type": "bank_queued", "count": len(self.queued)}]
             self._check_card_turn(bank)
             self.pending = {"candidates": list(command.candidates), "snapshot": command.snapshot,
                             "reason": "unread"}
@@ -263,12 +264,24 @@ class BankState:
 
     def _drain(self, bank: Bank, applied_at: int) -> list[Event]:
         events: list[Event] = []
-        while self.queued and self.pending is None and bank.ended is None:
+        while self.queued and self.pending is None:
+            step = bank.next_step
+            if step is None or not step.is_card:
+                # Read before any hand could take them (the coup waits for a call, or is over):
+                # dropped, and named, so that the dealer enters them by hand when they are due.
+                dropped = [item.to_json() for _, item in self.queued]
+                self.queued = []
+                events.append({"type": "bank_dropped", "reads": dropped})
+                break
             carrier, item = self.queued.pop(0)
+            if isinstance(item, BankUnread):
+                self.pending = {"candidates": list(item.candidates), "snapshot": item.snapshot, "reason": "unread"}
+                events.append({"type": "bank_pending", **self.pending})
+                continue
             try:
                 events += self._deal(bank, item.card, carrier, applied_at, how="seen")
             except RuleError:
-                # The reading conflicts with the rules or the shoe: the dealer decides.
+                # The reading conflicts with the shoe (a fourth copy): the dealer decides.
                 self.pending = {"candidates": [item.card], "snapshot": None, "reason": "conflict"}
                 events.append({"type": "bank_pending", **self.pending})
         return events

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from faro_box.cards import FULL_DECK
-from faro_box.display import announce
+from faro_box.display import announce, announce_baccarat
 
 _MAX_REMEMBERED_BETS = 5000
 
@@ -60,6 +60,8 @@ class Narrator:
 
     def _said(self, event: Mapping[str, Any], state: Mapping[str, Any]) -> list[str]:
         lang, prev = self.lang, self._prev or {}
+        if state.get("game") == announce_baccarat.GAME:
+            return announce_baccarat.narrate(prev, state, lang)
         kind = event.get("type")
         said: list[str] = []
         if kind == "misdeal":

@@ -38,6 +38,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from faro_box.bank_events import DEALER_BANK_COMMANDS
 from faro_box.display import announce
 from faro_box.display.narrator import Narrator
 from faro_box.display.pin import check_pin, parse_pin_hash
@@ -50,7 +51,8 @@ COOKIE = "faro_dealer"
 CSRF_HEADER = "x-csrf-token"
 # What the dealer's page may send. The tracker's own commands ("card", "unread") come from the
 # camera, not from a browser: the dealer names a card with "confirm".
-DEALER_COMMANDS = frozenset({"start_deal", "place", "withdraw", "confirm", "undo", "end_deal", "misdeal"})
+DEALER_COMMANDS = frozenset({"start_deal", "place", "withdraw", "confirm", "undo", "end_deal", "misdeal"}) \
+    | DEALER_BANK_COMMANDS  # a bank of Baccarat Banque: bets, calls, cards by hand, undo, the banker leaving
 _SNAPSHOT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}\.(?:jpe?g|png|webp)$")
 _SECURITY_HEADERS = [
     (b"content-security-policy",

@@ -3,6 +3,7 @@
 (function () {
   const F = window.Faro;
   F.connect(function (msg) {
+    if (window.Baccarat && window.Baccarat.route(msg)) return;  // a bank of Baccarat Banque
     const s = msg.state, t = F.texts(msg.lang);
     F.renderStatus(document.getElementById("status"), s, t);
     F.renderBanners(document.getElementById("banners"), s, t, msg.lang);

@@ -1,0 +1,297 @@
+"use strict";
+// Baccarat Banque on the audience and dealer pages. The state never holds a face-down card
+// (the server leaves it out), so the pages draw a card back where the hand has a hidden card.
+// Every text from the server goes through textContent, never innerHTML.
+window.Baccarat = (function () {
+  const F = window.Faro;
+  const GAME = "baccarat_banque";
+  const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  const TEXTS = {
+    en: { title: "Baccarat Banque", bank: "Bank", coup: "Coup", fund: "Fund", cover: "cover left",
+          right: "Right", left: "Left", banker: "Banker", win: "wins", lose: "loses", push: "tie",
+          shoe: "The shoe", cards: "cards left", balances: "Chips", bets: "Bets", natural: "natural",
+          cheval: "à cheval", banco: "banco", ended: "The bank is over", active: "plays",
+          waiting: { bets: "Place your bets", confirm: "A card waits for the dealer",
+                     card_right: "A card for right", card_left: "A card for left", card_banker: "A card for the banker",
+                     call_right: "Right: a card or stand?", call_left: "Left: a card or stand?",
+                     call_banker: "The banker draws or stands" } },
+    ru: { title: "Баккара-банк", bank: "Банк", coup: "Кон", fund: "Фонд", cover: "покрытие",
+          right: "Правая", left: "Левая", banker: "Банкир", win: "выигрыш", lose: "проигрыш", push: "ничья",
+          shoe: "Башмак", cards: "карт осталось", balances: "Фишки", bets: "Ставки", natural: "натуральная",
+          cheval: "à cheval", banco: "банко", ended: "Банк окончен", active: "играет",
+          waiting: { bets: "Делайте ставки", confirm: "Карта ждёт подтверждения",
+                     card_right: "Карта правой", card_left: "Карта левой", card_banker: "Карта банкиру",
+                     call_right: "Правая: карту или стоп?", call_left: "Левая: карту или стоп?",
+                     call_banker: "Банкир добирает или стоит" } },
+    fr: { title: "Baccara banque", bank: "Banque", coup: "Coup", fund: "Fonds", cover: "couverture",
+          right: "Droite", left: "Gauche", banker: "Banquier", win: "gagne", lose: "perd", push: "égalité",
+          shoe: "Le sabot", cards: "cartes restantes", balances: "Jetons", bets: "Mises", natural: "naturelle",
+          cheval: "à cheval", banco: "banco", ended: "La banque est terminée", active: "joue",
+          waiting: { bets: "Faites vos jeux", confirm: "Une carte attend le croupier",
+                     card_right: "Une carte pour la droite", card_left: "Une carte pour la gauche",
+                     card_banker: "Une carte pour le banquier", call_right: "Droite : carte ou non ?",
+                     call_left: "Gauche : carte ou non ?", call_banker: "Le banquier tire ou reste" } },
+  };
+  const el = F.el, clear = F.clear;
+
+  function texts(lang) { return TEXTS[lang] || TEXTS.en; }
+  function isBank(state) { return !!state && state.game === GAME; }
+
+  function renderStatus(root, s, t) {
+    clear(root);
+    root.appendChild(el("span", "deal", t.title));
+    if (s.bank !== null && s.bank !== undefined) root.appendChild(el("span", "", t.bank + " " + s.bank));
+    if (s.coup) root.appendChild(el("span", "turnno", t.coup + " " + s.coup));
+    if (s.shoe && s.shoe.remaining !== null) root.appendChild(el("span", "boxcount", s.shoe.remaining + " " + t.cards));
+  }
+
+  function hand(s, t, seat) {
+    const box = el("div", "bac-hand");
+    box.dataset.seat = seat;
+    box.appendChild(el("h2", "", t[seat]));
+    const who = seat === "banker" ? s.banker : (s.active || {})[seat];
+    if (who) box.appendChild(el("div", "who", F.displayName(who)));
+    const row = el("div", "cards");
+    ((s.hands || {})[seat] || []).forEach(function (card) {
+      row.appendChild(card ? F.cardFace(card) : el("div", "cardface back", ""));
+    });
+    box.appendChild(row);
+    const total = (s.totals || {})[seat];
+    if (total !== null && total !== undefined) box.appendChild(el("div", "total", total));
+    const last = s.last_coup;
+    if (last && seat !== "banker" && last.results && last.results[seat]) {
+      const r = last.results[seat];
+      const badge = el("div", "bac-result " + r, t[seat] + " " + t[r]);
+      badge.dataset.result = r;
+      box.appendChild(badge);
+    }
+    return box;
+  }
+
+  function renderShoe(root, s, t) {
+    clear(root);
+    root.appendChild(el("h2", "", t.shoe));
+    const byRank = (s.shoe || {}).by_rank || {};
+    const grid = el("div", "ranks");
+    RANKS.forEach(function (r) {
+      const n = byRank[r];
+      const col = el("div", "rk");
+      col.dataset.rank = r;
+      col.appendChild(el("div", "count", n === undefined ? "" : n));
+      const bar = el("div", "bar");
+      bar.style.height = (n === undefined ? 0 : 8 * n) + "px";
+      col.appendChild(bar);
+      col.appendChild(el("div", "label", r));
+      grid.appendChild(col);
+    });
+    root.appendChild(grid);
+  }
+
+  function renderSide(root, s, t, announcements) {
+    clear(root);
+    const fund = el("div", "bac-fund", t.fund + ": " + (s.fund === null ? "—" : s.fund) +
+      (s.cover_left !== null && s.cover_left !== undefined ? " (" + t.cover + " " + s.cover_left + ")" : ""));
+    root.appendChild(fund);
+    const ann = el("div", "announcements");
+    ann.setAttribute("aria-live", "polite");
+    F.renderAnnouncements(ann, announcements, t);
+    root.appendChild(ann);
+    if ((s.bets || []).length) {
+      root.appendChild(el("h2", "", t.bets));
+      const ul = el("ul", "bac-bets");
+      s.bets.forEach(function (b) {
+        const kind = b.banco ? t.banco : b.cheval ? t.cheval : t[b.side];
+        ul.appendChild(el("li", "", F.displayName(b.player) + ": " + b.stake + " (" + kind + ")"));
+      });
+      root.appendChild(ul);
+    }
+    root.appendChild(el("h2", "", t.balances));
+    const table = el("table", "baltable bac-bal");
+    Object.keys(s.balances || {}).forEach(function (p) {
+      const tr = el("tr");
+      const side = p === s.banker ? t.banker : t[(s.sides || {})[p]] || "";
+      tr.appendChild(el("td", "name", F.displayName(p) + " · " + side));
+      tr.appendChild(el("td", "amount", s.balances[p]));
+      table.appendChild(tr);
+    });
+    root.appendChild(table);
+  }
+
+  function renderAudience(root, msg) {
+    const s = msg.state, t = texts(msg.lang);
+    clear(root);
+    const main = el("section", "bac-main");
+    const hands = el("div", "bac-hands");
+    ["right", "banker", "left"].forEach(function (seat) { hands.appendChild(hand(s, t, seat)); });
+    main.appendChild(hands);
+    const waiting = s.ended ? t.ended : (t.waiting[s.waiting] || "");
+    main.appendChild(el("div", "bac-waiting", waiting));
+    const shoe = el("div", "bac-shoe");
+    shoe.setAttribute("aria-label", t.shoe);
+    renderShoe(shoe, s, t);
+    main.appendChild(shoe);
+    root.appendChild(main);
+    const side = el("section", "bac-side");
+    renderSide(side, s, t, msg.announcements);
+    root.appendChild(side);
+  }
+
+  // The audience page: true when the message was a bank's (and is drawn here).
+  function route(msg) {
+    const bank = isBank(msg.state);
+    document.body.classList.toggle("bac", bank);
+    if (!bank) return false;
+    renderStatus(document.getElementById("status"), msg.state, texts(msg.lang));
+    F.renderBanners(document.getElementById("banners"), { faults: msg.state.faults || [] }, F.texts(msg.lang));
+    renderAudience(document.getElementById("bac"), msg);
+    return true;
+  }
+
+  // ---- the dealer's desk: bets, calls, cards by hand, undo, the banker leaving -----------------
+  function desk(root) {
+    let csrf = null, msg = null, player = null;
+    const say = function (text, ok) {
+      const m = document.getElementById("bac-message");
+      m.textContent = text || "";
+      m.className = "message " + (ok ? "ok" : "error");
+    };
+
+    async function send(body, done) {
+      if (!csrf) {
+        const r = await fetch("/api/session", { credentials: "same-origin" });
+        if (r.status !== 200) { say("Log in with the PIN first.", false); return false; }
+        csrf = (await r.json()).csrf;
+      }
+      const response = await fetch("/api/command", {
+        method: "POST", credentials: "same-origin",
+        headers: { "content-type": "application/json", "x-csrf-token": csrf }, body: JSON.stringify(body),
+      });
+      let doc = {};
+      try { doc = await response.json(); } catch (e) { doc = { error: "the server sent no JSON" }; }
+      if (response.status === 403 || response.status === 401) csrf = null;
+      if (response.status !== 200) { say(doc.error || ("refused (" + response.status + ")"), false); return false; }
+      say(done || "", true);
+      return true;
+    }
+
+    function button(label, cls, onClick) {
+      const b = el("button", cls || "", label);
+      b.type = "button";
+      b.addEventListener("click", onClick);
+      return b;
+    }
+
+    function input(id, type, placeholder, value) {
+      const i = document.createElement("input");
+      i.id = id; i.type = type; i.placeholder = placeholder || "";
+      if (value !== undefined) i.value = value;
+      i.setAttribute("aria-label", placeholder || id);
+      return i;
+    }
+
+    const start = el("div", "row");
+    const players = input("bac-players", "text", "ann:right, bob:left, cy:right");
+    const banker = input("bac-banker", "text", "banker");
+    const fund = input("bac-fund", "number", "fund", "10");
+    start.appendChild(players); start.appendChild(banker); start.appendChild(fund);
+    start.appendChild(button("Start bank", "primary", function () {
+      const order = [], sides = {};
+      players.value.split(",").map(function (x) { return x.trim(); }).filter(Boolean).forEach(function (item) {
+        const parts = item.split(":");
+        order.push(parts[0].trim());
+        sides[parts[0].trim()] = (parts[1] || "right").trim();
+      });
+      send({ type: "start_bank", players: order, sides: sides, banker: banker.value.trim(),
+             fund: parseInt(fund.value, 10) }, "The bank is open.");
+    }));
+    const live = el("div", "");
+    root.appendChild(el("h2", "", "Baccarat Banque"));
+    const message = el("div", "message");
+    message.id = "bac-message";
+    message.setAttribute("role", "status");
+    root.appendChild(message);
+    root.appendChild(live);
+    root.appendChild(el("h2", "", "New bank"));
+    root.appendChild(start);
+
+    // Inputs live outside the redrawn part, so a message arriving never wipes what the dealer types.
+    const who = el("div", "row"), calls = el("div", "row"), pending = el("div", "row");
+    const bet = el("div", "row"), cards = el("div", "row");
+    const stake = input("bac-stake", "number", "stake", "1");
+    const cheval = document.createElement("input"); cheval.type = "checkbox"; cheval.id = "bac-cheval";
+    const cut = document.createElement("input"); cut.type = "checkbox"; cut.id = "bac-cut";
+    bet.appendChild(stake);
+    bet.appendChild(el("label", "", "à cheval")); bet.appendChild(cheval);
+    bet.appendChild(el("label", "", "cut to cover")); bet.appendChild(cut);
+    bet.appendChild(button("Bet", "primary", function () {
+      send({ type: "bank_bet", player: player, stake: parseInt(stake.value, 10), cheval: cheval.checked,
+             cut: cut.checked }, "Bet taken.");
+    }));
+    bet.appendChild(button("Banco", "", function () { send({ type: "banco", player: player }, "Banco."); }));
+    bet.appendChild(button("Leave winnings on", "", function () {
+      send({ type: "leave_on", player: player, cheval: cheval.checked, cut: cut.checked }, "Left on.");
+    }));
+    const card = input("bac-card", "text", "e.g. QH");
+    cards.appendChild(card);
+    cards.appendChild(button("Enter card", "", function () {
+      send({ type: "bank_confirm", card: card.value.trim() }, "Card " + card.value.trim() + " entered.");
+    }));
+    cards.appendChild(button("Undo last card", "danger", function () { send({ type: "bank_undo" }, "Card taken back."); }));
+    cards.appendChild(button("Banker leaves", "danger", function () { send({ type: "bank_leave" }, "The banker leaves."); }));
+    const table = el("div", "");
+    [table, who, bet, calls, pending, cards].forEach(function (n) { live.appendChild(n); });
+
+    function render() {
+      if (!msg || !isBank(msg.state)) return;
+      const s = msg.state, t = texts(msg.lang);
+      clear(table);
+      table.appendChild(el("div", "bac-waiting", s.ended ? t.ended : (t.waiting[s.waiting] || "")));
+      const hands = el("div", "row");
+      ["right", "left", "banker"].forEach(function (seat) {
+        const shown = ((s.hands || {})[seat] || []).map(function (c) { return c || "▮"; }).join(" ");
+        hands.appendChild(el("span", "", t[seat] + ": " + shown));
+      });
+      table.appendChild(hands);
+      table.appendChild(el("div", "", t.fund + " " + s.fund +
+        (s.cover_left !== null && s.cover_left !== undefined ? " · " + t.cover + " " + s.cover_left : "")));
+      const names = s.players || [];
+      if (names.indexOf(player) < 0) player = names.length ? names[0] : null;
+      clear(who);
+      names.forEach(function (p) {
+        who.appendChild(button(F.displayName(p) + " (" + t[s.sides[p]] + ")", p === player ? "on" : "",
+                               function () { player = p; render(); }));
+      });
+      clear(calls);
+      const waiting = String(s.waiting || "");
+      if (waiting.indexOf("call_") === 0) {
+        const seat = waiting.slice(5);
+        calls.appendChild(button(t[seat] + ": card", "primary", function () {
+          send({ type: "bank_call", seat: seat, draw: true }, t[seat] + ": card.");
+        }));
+        calls.appendChild(button(t[seat] + ": stand", "", function () {
+          send({ type: "bank_call", seat: seat, draw: false }, t[seat] + ": stands.");
+        }));
+      }
+      clear(pending);
+      if (s.pending) {
+        (s.pending.candidates || []).forEach(function (c) {
+          pending.appendChild(button(c + "?", "primary", function () { send({ type: "bank_confirm", card: c }, c + " confirmed."); }));
+        });
+      }
+    }
+
+    F.connect(function (m) {
+      msg = m;
+      document.body.classList.toggle("bac", isBank(m.state));
+      live.classList.toggle("hidden", !isBank(m.state));
+      render();
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    const root = document.getElementById("bac-desk");
+    if (root) desk(root);
+  });
+
+  return { route: route, renderAudience: renderAudience, isBank: isBank, texts: texts };
+})();
