@@ -24,6 +24,8 @@ COMMAND_MODULES = (
     "exhibit",
     "run",
     "vision",
+    "track",
+    "calibrate",
     "pin",
 )
 

@@ -31,6 +31,7 @@ EMPTY = DECK_SIZE  # the "card index" of the empty box's floor
 _PAD = 4  # the canvas is this much larger on each side, so camera shake never shows an edge
 _CARD_W, _CARD_H = 172, 240
 _FIELD_SCALE = 8  # light, shadows and the hand's shadow are computed at 1/8 resolution
+_EXPOSURE = 0.88
 _OFF = WIDTH + 60.0  # the thumb's x when the hand is out of the picture
 
 
@@ -362,7 +363,8 @@ class SimBox:
         fh, fw = (HEIGHT + 2 * _PAD) // _FIELD_SCALE, (WIDTH + 2 * _PAD) // _FIELD_SCALE
         waves = [a * math.sin(2 * math.pi * n / p + ph) for a, p, ph in self._light]
         ys, xs = np.mgrid[0:fh, 0:fw].astype(np.float32)
-        field = (1.0 + waves[0]) * (1.0 + waves[1] * (xs / fw - 0.5) * 2 + waves[2] * (ys / fh - 0.5) * 2)
+        # The camera exposes for the scene: paper sits a little under white, so drift never clips it.
+        field = _EXPOSURE * (1.0 + waves[0]) * (1.0 + waves[1] * (xs / fw - 0.5) * 2 + waves[2] * (ys / fh - 0.5) * 2)
         for start, duration, y, direction, strength, size in self._shadows:
             if start <= n < start + duration:
                 t = (n - start) / duration

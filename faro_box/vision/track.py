@@ -170,6 +170,12 @@ class Tracker:
         dealt = set(self._exposed)
         return tuple(c for c in FULL_DECK if c not in dealt)
 
+    def sees_card(self, image: np.ndarray) -> bool:
+        """Whether the window's whole edge shows card paper: what the tracker waits for before
+        it reads (a calibration whose window strays off the card never satisfies it)."""
+        view = self._look(image)
+        return view.visible and not view.paperless
+
     # ---- input ----------------------------------------------------------------------------------
 
     def confirm(self, index: int, card: Card) -> None:

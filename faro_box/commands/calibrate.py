@@ -1,0 +1,139 @@
+"""``faro-box calibrate``: find the box's window in the camera's picture (or take four corners),
+check focus and exposure, write the window into the configuration's [camera] table, and save a
+picture of the view with the window drawn.
+
+Exit status: 0 when every check passed, 2 when one failed (the window is written all the same,
+so the picture shows what to fix), 1 on an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from faro_box.errors import ConfigError, DeviceError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "calibrate", help="find the box's window, check focus and exposure, write [camera] window")
+    parser.add_argument("source", nargs="?", help="the camera (default: the configuration's camera.source)")
+    parser.add_argument("--corners", metavar="x1,y1,...,x4,y4", help="the window's corners instead of finding them")
+    parser.add_argument("--config", metavar="FILE", help="the configuration to write the window into")
+    parser.add_argument("--picture", metavar="PNG", default="calibration.png",
+                        help="where to save the view with the window drawn (default calibration.png)")
+    parser.add_argument("--settle", type=int, default=10, metavar="N",
+                        help="frames to let the camera settle before the one used (default 10)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from faro_box.commands.track import parse_corners
+    from faro_box.devices.camera import EndOfVideo, open_camera
+    from faro_box.vision.calibrate import calibrate, draw_window
+    from faro_box.vision.track import Tracker
+
+    source = args.source
+    if source is None and args.config and Path(args.config).is_file():
+        from faro_box.config import load_config
+
+        source = load_config(args.config).camera.source
+    if source is None:
+        raise DeviceError("give the camera to calibrate (e.g. picamera2, usb:0, sim:1) or --config FILE")
+    if args.settle < 0:
+        raise DeviceError(f"--settle must be 0 or more, not {args.settle!r}")
+    corners = parse_corners(args.corners) if args.corners else None
+    camera = open_camera(source, realtime=False)
+    image = None
+    try:
+        for _ in range(args.settle + 1):
+            try:
+                frame = camera.read()
+            except EndOfVideo:
+                break
+            if frame is not None:
+                image = frame
+    finally:
+        camera.close()
+    if image is None:
+        raise DeviceError(f"the camera {source!r} gave no picture")
+    first = calibrate(image, corners)
+    visible = Tracker(_NoReader(), window=first.window).sees_card(image)
+    result = calibrate(image, first.window, card_visible=visible)
+    picture = Path(args.picture)
+    if not cv2.imwrite(str(picture), draw_window(image, result.window, result.ok)):
+        raise DeviceError(f"cannot write the picture {str(picture)!r}")
+    flat = ",".join(f"{v:.1f}" for corner in result.window for v in corner)
+    print(f"window: {flat}")
+    for check in result.checks:
+        verdict = "ok" if check.ok else f"PROBLEM: {check.advice}"
+        print(f"{check.name}: {check.value:.3g} {verdict}")
+    if args.config:
+        write_window(Path(args.config), result.window)
+        print(f"written: [camera] window in {args.config}")
+    else:
+        print(f"(no --config: add to [camera]: window = {_toml_window(result.window)})")
+    print(f"picture: {picture}")
+    sys.stdout.flush()
+    return 0 if result.ok else 2
+
+
+class _NoReader:
+    def read(self, image: Any, *, window: Any = None) -> Any:
+        raise AssertionError("calibration never reads a card")
+
+
+def _toml_window(window: Any) -> str:
+    return "[" + ", ".join(f"[{x:.1f}, {y:.1f}]" for x, y in window) + "]"
+
+
+_TABLE = re.compile(r"^\s*\[\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]\s*(#.*)?$")
+_WINDOW_KEY = re.compile(r"^\s*window\s*=")
+
+
+def write_window(path: Path, window: Any) -> None:
+    """Set ``window`` in the [camera] table of the TOML file at ``path`` (created if absent),
+    leaving every other line as it was. The camera table is checked with the configuration's
+    own rules before the file is replaced; a bad result changes nothing."""
+    try:
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the configuration {str(path)!r}: {exc}") from None
+    line = f"window = {_toml_window(window)}"
+    lines = text.splitlines()
+    start = next((i for i, s in enumerate(lines) if (m := _TABLE.match(s)) and m.group(1) == "camera"), None)
+    if start is None:
+        lines += ([""] if lines and lines[-1].strip() else []) + ["[camera]", line]
+    else:
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("[")
+                    and _TABLE.match(lines[i])), len(lines))
+        key = next((i for i in range(start + 1, end) if _WINDOW_KEY.match(lines[i])), None)
+        if key is None:
+            lines.insert(start + 1, line)
+        else:
+            stop = key + 1
+            depth = lines[key].count("[") - lines[key].count("]")
+            while depth > 0 and stop < end:  # a window written over several lines
+                depth += lines[stop].count("[") - lines[stop].count("]")
+                stop += 1
+            lines[key:stop] = [line]
+    new = "\n".join(lines) + "\n"
+    try:
+        camera = tomllib.loads(new).get("camera", {})
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"the configuration {str(path)!r} is not valid TOML, not changed: {exc}") from None
+    from faro_box.config import parse_config
+
+    parse_config({"camera": camera, "display": {"web": False}})  # ConfigError names the key
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(new, encoding="utf-8")
+        tmp.replace(path)
+    except OSError as exc:
+        raise ConfigError(f"cannot write the configuration {str(path)!r}: {exc}") from None

@@ -1,0 +1,105 @@
+"""``faro-box track SOURCE``: run the tracker on a camera, a video, a folder of frames or the
+simulated box, and print one JSON line per event. How a person checks a camera setup and how
+the tracker is measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from faro_box.errors import VisionError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "track", help="print one JSON line per card the dealer exposes (camera, video, folder or sim:SEED)")
+    parser.add_argument("source", help="a video file, a folder of frames, usb:N, picamera2, "
+                                       "or sim:SEED[:NUISANCE] for the simulated box")
+    parser.add_argument("--window", metavar="x1,y1,...,x4,y4",
+                        help="the box's window, 4 corners clockwise from top-left (default: the "
+                             "configuration's, the simulated box's own, or find the card anywhere)")
+    parser.add_argument("--profile", metavar="PROFILE", help="a deck profile (faro-box vision enroll)")
+    parser.add_argument("--config", metavar="FILE", help="take the window from this configuration's [camera]")
+    parser.add_argument("--frames", type=int, metavar="N", help="stop after N frames")
+    parser.add_argument("--realtime", action="store_true",
+                        help="play files and the simulation at the camera's frame rate")
+    parser.add_argument("--snapshots", metavar="DIR", help="save the picture of each card to confirm here")
+    parser.set_defaults(func=run)
+
+
+def parse_corners(text: str) -> list[list[float]]:
+    """``x1,y1,…,x4,y4`` as four [x, y] corners; VisionError naming the text otherwise."""
+    try:
+        numbers = [float(v) for v in text.replace(" ", "").split(",") if v != ""]
+    except ValueError:
+        raise VisionError(f"a window is 8 numbers x1,y1,...,x4,y4, not {text!r}") from None
+    if len(numbers) != 8:
+        raise VisionError(f"a window is 8 numbers x1,y1,...,x4,y4, not {text!r} ({len(numbers)} numbers)")
+    return [numbers[i:i + 2] for i in range(0, 8, 2)]
+
+
+def configured_window(path: str) -> list[list[float]] | None:
+    from faro_box.config import load_config
+
+    window = load_config(path).camera.window
+    return [list(p) for p in window] if window else None
+
+
+def run(args: argparse.Namespace) -> int:
+    from faro_box.devices.camera import EndOfVideo, open_camera
+    from faro_box.vision.profile import DeckProfile
+    from faro_box.vision.reader import Reader
+    from faro_box.vision.track import NeedsConfirmation, Tracker, event_to_json
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    if args.frames is not None and args.frames < 1:
+        raise VisionError(f"--frames must be at least 1, not {args.frames!r}")
+    window: Sequence[Sequence[float]] | None = parse_corners(args.window) if args.window else None
+    if window is None and args.config:
+        window = configured_window(args.config)
+    profile = DeckProfile.load(args.profile) if args.profile else None
+    camera = open_camera(args.source, realtime=args.realtime)
+    snapshots = Path(args.snapshots) if args.snapshots else None
+    try:
+        if window is None:
+            window = getattr(camera, "window", None)
+        tracker = Tracker(Reader(profile), window=window)
+        count, last, base = 0, -1, 0
+        while args.frames is None or count < args.frames:
+            try:
+                image = camera.read()
+            except EndOfVideo:
+                break
+            count += 1
+            if image is None:
+                tracker.lost()
+                continue
+            number = camera.frame_number + base
+            if number <= last:  # the next simulated deal counts from 0 again
+                base += last + 1 - number
+                number = last + 1
+            last = number
+            for event in tracker.update(image, number):
+                line = event_to_json(event)
+                if isinstance(event, NeedsConfirmation) and snapshots is not None and event.snapshot is not None:
+                    line["snapshot"] = _save(snapshots, f"frame{event.frame}-card{event.index}.png", event.snapshot)
+                print(json.dumps(line), flush=True)
+    finally:
+        camera.close()
+    return 0
+
+
+def _save(folder: Path, name: str, image: Any) -> str:
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    if not cv2.imwrite(str(path), image):
+        raise VisionError(f"cannot write the snapshot {str(path)!r}")
+    return str(path)
