@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "replay",
     "export",
     "demo",
+    "baccarat_demo",
     "exhibit",
     "run",
     "vision",

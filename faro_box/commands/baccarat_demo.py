@@ -1,0 +1,68 @@
+"""``faro-box baccarat-demo``: a bank of Baccarat Banque on any PC, no hardware (bank_demo.py):
+rendered cards read by the real reader through the shown-card watcher, the live table, the
+announcements, the web display. A command of its own rather than ``demo --game``: the faro demo is
+built around the simulated dealing box, its tracker and the case-keeper, none of which a bank uses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from faro_box.errors import DeviceError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("baccarat-demo", help="play a simulated bank of Baccarat Banque (no hardware)")
+    parser.add_argument("--fast", action="store_true", help="do not wait for the camera's frame rate")
+    parser.add_argument("--port", type=int, default=8000, help="web display port (0: any free port; default 8000)")
+    parser.add_argument("--no-web", action="store_true", help="no web display, terminal only")
+    parser.add_argument("--journal", metavar="PATH", help="journal the bank in this SQLite file (default: memory)")
+    parser.add_argument("--seed", type=int, default=1, help="the shuffle and the simulated camera (default 1)")
+    parser.add_argument("--coups", type=int, default=3, help="coups before the banker leaves (default 3)")
+    parser.add_argument("--lang", default="en", choices=("en", "ru", "fr"), help="language of the announcements")
+    parser.add_argument("--hold", action="store_true", help="keep the web display running until Ctrl-C")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from faro_box.bank_demo import BankDemo
+    from faro_box.commands.demo import _start_web, _wait_for_interrupt
+    from faro_box.journal import Journal
+    from faro_box.table import Table
+    from faro_box.vision.reader import Reader
+
+    if not 0 <= args.port <= 65535:
+        raise DeviceError(f"--port must be 0..65535, not {args.port!r}")
+    if not 1 <= args.coups <= 50:
+        raise DeviceError(f"--coups must be 1..50, not {args.coups!r}")
+    out = sys.stdout
+    journal = Journal(args.journal) if args.journal else Journal()
+    server = None
+    with tempfile.TemporaryDirectory(prefix="faro-box-bank-") as snapshots, journal:
+        table = Table(journal)
+        if not args.no_web:
+            server = _start_web(table, args.port, Path(snapshots), args.lang, out)
+        try:
+            demo = BankDemo(table, Reader(), seed=args.seed, coups=args.coups, out=out, lang=args.lang,
+                            pause=None if args.fast else (lambda: time.sleep(1 / 15)))
+            result = demo.run()
+            print(f"{result.coups} coup(s); {result.read} card(s) read by the camera, {result.confirmed} named "
+                  "by the dealer.", file=out)
+            if result.wrong:
+                print(f"WRONG: the table recorded other cards at shoe position(s) {result.wrong[:10]}.", file=out)
+            if result.settled != result.balances:
+                print(f"WRONG: `faro-box settle` settles the exported bank to {result.settled}.", file=out)
+            else:
+                print("Checked: `faro-box settle` settles the exported bank to the same balances.", file=out)
+            print("Final chips: " + ", ".join(f"{p} {c}" for p, c in result.balances.items()), file=out, flush=True)
+            if server is not None and args.hold:
+                print(f"The display stays at {server.url}/ : Ctrl-C to stop.", file=out, flush=True)
+                _wait_for_interrupt()
+        finally:
+            if server is not None:
+                server.stop()
+    return 1 if result.wrong or result.settled != result.balances else 0
