@@ -1,0 +1,67 @@
+"""Shared pieces for the tracker tests: a reader scripted from the simulated box's ground truth
+(so the tracker's own logic is tested apart from recognition), and a loop that runs a tracker."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from faro_box.cards import Card
+from faro_box.vision.simbox import SimBox
+from faro_box.vision.track import BoxEmpty, CardExposed, CardReturned, NeedsConfirmation, Tracker, TrackEvent
+
+
+@dataclass(frozen=True)
+class Scripted:
+    card: Card | None
+    confidence: float
+    candidates: tuple[Card, ...] = ()
+    present: bool = True
+
+
+@dataclass
+class TruthReader:
+    """Reads what truly lies in the window at the frame the test says is being shown, as a
+    perfect reader would; ``script`` may override a frame's reading (abstain, misread)."""
+
+    box: SimBox
+    frame: int = 0
+    reads: list[int] = field(default_factory=list)
+    script: Callable[[int, Card | None], Scripted | None] | None = None
+
+    def read(self, image, *, window=None):
+        self.reads.append(self.frame)
+        truth = self.box.truth(self.frame)
+        if self.script is not None:
+            scripted = self.script(self.frame, truth.card)
+            if scripted is not None:
+                return scripted
+        if not truth.clean:
+            return Scripted(None, 0.2, (), truth.card is not None)
+        return Scripted(truth.card, 0.99, (truth.card,) if truth.card else (), truth.card is not None)
+
+
+def label(event: TrackEvent) -> tuple:
+    if isinstance(event, CardExposed):
+        return ("card", event.index, event.card)
+    if isinstance(event, CardReturned):
+        return ("returned", event.index, event.card)
+    if isinstance(event, NeedsConfirmation):
+        return ("confirm", event.index, None)
+    assert isinstance(event, BoxEmpty)
+    return ("empty", event.dealt, None)
+
+
+def expected_labels(box: SimBox) -> list[tuple]:
+    return [("empty", 52, None) if e.kind.value == "empty" else (e.kind.value, e.index, e.card)
+            for e in box.expected()]
+
+
+def run_box(box: SimBox, reader: TruthReader, tracker: Tracker | None = None,
+            frames: range | None = None) -> list[TrackEvent]:
+    tracker = tracker or Tracker(reader, window=box.window)
+    events: list[TrackEvent] = []
+    for n in frames if frames is not None else range(len(box)):
+        reader.frame = n
+        events += tracker.update(box.frame(n), n)
+    return events
