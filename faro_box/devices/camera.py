@@ -223,4 +223,4 @@ class ResilientCamera:
         self._skipped += round(gap * self.fps)
         self._down_since = None
         log.warning("camera %s is back after %.1f s", self.name, gap)
-        return None
+        return self.read()
