@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from faro_box.devices.camera import EndOfVideo, open_camera
     from faro_box.vision.profile import DeckProfile
     from faro_box.vision.reader import Reader
-    from faro_box.vision.track import NeedsConfirmation, Tracker, event_to_json
+    from faro_box.vision.track import NeedsConfirmation, Tracker, TrackerSettings, event_to_json
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     if args.frames is not None and args.frames < 1:
@@ -69,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if window is None:
             window = getattr(camera, "window", None)
-        tracker = Tracker(Reader(profile), window=window)
+        # Nobody answers questions here: the tracker goes on rather than wait for the dealer.
+        tracker = Tracker(Reader(profile), window=window, settings=TrackerSettings(hold=False))
         count, last, base = 0, -1, 0
         while args.frames is None or count < args.frames:
             try:

@@ -112,6 +112,10 @@ class TrackerSettings:
     min_confidence: float = 0.0  # below this a named card still asks for confirmation
     candidates: int = 6
     retries: int = 2  # an unsure read is tried again on the next still frames before asking
+    # While the dealer is asked about the top card, hold later readings until the answer comes
+    # (it alone tells the asked card read at last from the next one). Without a dealer to answer
+    # (faro-box track), False goes on: each later card is taken as the next one.
+    hold: bool = True
 
     def __post_init__(self) -> None:
         if self.still_frames < 1:
@@ -314,7 +318,7 @@ class Tracker:
             return self._check_empty(frame)
         if self._empty or (len(self._exposed) >= DECK_SIZE and card is not None and card != self._exposed[-1]):
             self.new_deal()  # a fresh deck in the box
-        if self._exposed and self._exposed[-1] is None:
+        if self._exposed and self._exposed[-1] is None and self.settings.hold:
             # Is this the card the dealer is asked about, read at last, or the next one? Only
             # the dealer's answer tells: hold the reading until it comes.
             if card is not None and (not self._held or self._held[-1][0] != card):
