@@ -321,7 +321,7 @@ class Tracker:
         if self._exposed and self._exposed[-1] is None and self.settings.hold:
             # Is this the card the dealer is asked about, read at last, or the next one? Only
             # the dealer's answer tells: hold the reading until it comes.
-            if card is not None and (not self._held or self._held[-1][0] != card):
+            if card is not None and (not self._held or self._held[-1][0] != card) and len(self._held) < DECK_SIZE:
                 self._held.append((card, confidence, frame))
             return []
         if card is None and self._exposed and tuple(reading.candidates[:1]) == (self._exposed[-1],):

@@ -1,0 +1,160 @@
+"""The tracker on the simulated dealing box with the real reader: accuracy, speed, latency, memory.
+
+    python benchmarks/bench_tracker.py                 # 100 deals (5,200 cards), random nuisances
+    python benchmarks/bench_tracker.py --deals 10
+    python benchmarks/bench_tracker.py --memory 100000 # frames of back-to-back deals, RSS sampled
+
+Accuracy: every deal is dealt in full (52 cards, the hock taken out, the box empty) with a
+nuisance level drawn at random; a simulated dealer answers each question with the true card 15
+frames later. Missed = cards the deal never recorded, duplicated = a card announced twice,
+wrong = a card announced at an index that holds another.
+Speed: CPU time of Tracker.update alone (OpenCV held to one thread), reading included, at
+640x480. Latency: frames from the first clean, still frame of a card to its event.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+
+import cv2
+import numpy as np
+
+from faro_box.vision.reader import Reader
+from faro_box.vision.simbox import Expect, SimBox
+from faro_box.vision.track import BoxEmpty, CardExposed, CardReturned, NeedsConfirmation, Tracker
+
+ANSWER_AFTER = 15  # frames the simulated dealer takes to answer a question
+
+
+def deal(seed: int, nuisance: float, reader: Reader) -> dict:
+    box = SimBox(seed=seed, nuisance=nuisance)
+    tracker = Tracker(reader, window=box.window)
+    first_clean = {e.index: e.frame for e in box.expected() if e.kind is Expect.CARD}
+    announced: list[CardExposed] = []
+    questions: list[NeedsConfirmation] = []
+    returned = empty = 0
+    pending: list[tuple[int, int]] = []
+    cpu = 0.0
+    slowest = 0.0
+    for n in range(len(box)):
+        image = box.frame(n)
+        start = time.thread_time()
+        events = tracker.update(image, n)
+        spent = time.thread_time() - start
+        cpu += spent
+        slowest = max(slowest, spent)
+        for event in events:
+            if isinstance(event, CardExposed):
+                announced.append(event)
+            elif isinstance(event, NeedsConfirmation):
+                questions.append(event)
+                pending.append((n + ANSWER_AFTER, event.index))
+            elif isinstance(event, CardReturned):
+                returned += 1
+            elif isinstance(event, BoxEmpty):
+                empty += 1
+        while pending and pending[0][0] <= n:
+            _, index = pending.pop(0)
+            tracker.confirm(index, box.deck[index])
+    recorded = list(tracker.exposed)
+    seen: set = set()
+    duplicated = 0
+    for event in announced:
+        duplicated += event.card in seen
+        seen.add(event.card)
+    latency = [e.frame - first_clean[e.index] for e in announced if e.index in first_clean and e.index < 51]
+    return {
+        "frames": len(box), "cpu": cpu, "slowest": slowest,
+        "missed": sum(1 for i, c in enumerate(box.deck) if i >= len(recorded) or recorded[i] != c),
+        "duplicated": duplicated,
+        "wrong": sum(1 for e in announced if box.deck[e.index] != e.card),
+        "questions": len(questions), "returned": returned, "empty": empty, "latency": latency,
+        "reads": 0,
+    }
+
+
+def accuracy(deals: int, seed: int) -> None:
+    reader = Reader()
+    rng = np.random.default_rng(seed)
+    totals = {"frames": 0, "cpu": 0.0, "missed": 0, "duplicated": 0, "wrong": 0, "questions": 0,
+              "returned": 0, "empty": 0}
+    latency: list[int] = []
+    slowest = 0.0
+    started = time.monotonic()
+    for d in range(deals):
+        nuisance = float(rng.uniform(0.0, 1.0))
+        r = deal(seed * 1000 + d, nuisance, reader)
+        for key in totals:
+            totals[key] += r[key]
+        latency += r["latency"]
+        slowest = max(slowest, r["slowest"])
+        print(f"deal {d + 1:3d} nuisance {nuisance:.2f}: missed {r['missed']} duplicated {r['duplicated']} "
+              f"wrong {r['wrong']} questions {r['questions']} empty {r['empty']} "
+              f"max latency {max(r['latency'], default=0)}", flush=True)
+    ms = totals["cpu"] / totals["frames"] * 1000
+    print(f"\n{deals} deals, {52 * deals} cards, {totals['frames']} frames "
+          f"({time.monotonic() - started:.0f} s wall)")
+    print(f"missed {totals['missed']}, duplicated {totals['duplicated']}, wrong {totals['wrong']}")
+    print(f"questions {totals['questions']} ({totals['questions'] / deals:.2f} per deal), "
+          f"empty box seen {totals['empty']} of {deals}")
+    print(f"tracker CPU, reading included, one OpenCV thread: {ms:.2f} ms per frame = {1000 / ms:.0f} fps; "
+          f"slowest frame {slowest * 1000:.1f} ms")
+    if latency:
+        print(f"latency (frames from the first still, clean frame to the event), {len(latency)} cards read: "
+              f"median {statistics.median(latency):.0f}, max {max(latency)}, "
+              f"<= 3 frames: {sum(v <= 3 for v in latency) / len(latency):.1%}")
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def memory(frames: int, seed: int) -> None:
+    """Back-to-back deals with short stills: the hours of a table compressed into fewer frames.
+    Nobody answers questions, so held readings are exercised too."""
+    reader = Reader()
+    samples = []
+    n = d = 0
+    tracker = None
+    while n < frames:
+        box = SimBox(seed=seed + d, nuisance=0.5, still=(3, 6))
+        if tracker is None:
+            tracker = Tracker(reader, window=box.window)
+        for k in range(len(box)):
+            tracker.update(box.frame(k), n)
+            n += 1
+            if n % 10_000 == 0:
+                samples.append((n, rss_mb()))
+                print(f"frame {n}: RSS {samples[-1][1]:.1f} MB", flush=True)
+            if n >= frames:
+                break
+        tracker.new_deal()
+        d += 1
+    base = samples[0][1]
+    print(f"\n{n} frames, {d} deals: RSS {base:.1f} MB at 10,000 frames, {samples[-1][1]:.1f} MB at the end, "
+          f"largest growth {max(s for _, s in samples) - base:+.1f} MB")
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--memory", type=int, metavar="FRAMES", help="run the memory measure instead")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    if args.memory:
+        memory(args.memory, args.seed)
+    else:
+        accuracy(args.deals, args.seed)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
