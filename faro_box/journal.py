@@ -29,6 +29,8 @@ SCHEMA_VERSION = 1
 # "FARO" in ASCII: marks the SQLite file as ours so another program's database is not taken.
 APPLICATION_ID = 0x4641524F
 MEMORY = ":memory:"
+# A damaged file can hold text that is not UTF-8, which Python's sqlite3 raises as UnicodeDecodeError.
+_DB_ERRORS = (sqlite3.Error, UnicodeDecodeError)
 
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS events (
@@ -75,14 +77,14 @@ def check_file(path: Path) -> None:
             raise JournalError(f"{str(path)!r} is not a faro-box journal (not an SQLite file); left untouched")
     try:
         conn = _connect_ro(path)
-    except sqlite3.Error as exc:
+    except _DB_ERRORS as exc:
         raise JournalError(f"the journal {str(path)!r} cannot be opened ({exc}); left untouched") from None
     try:
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        except sqlite3.Error as exc:
+        except _DB_ERRORS as exc:
             raise JournalError(f"the journal {str(path)!r} is damaged ({exc}); left untouched") from None
         if not tables and version == 0 and app_id == 0:
             return  # an empty SQLite file: nothing to refuse
@@ -95,7 +97,7 @@ def check_file(path: Path) -> None:
                                "left untouched")
         try:
             problems = [r[0] for r in conn.execute("PRAGMA quick_check")]
-        except sqlite3.Error as exc:
+        except _DB_ERRORS as exc:
             raise JournalError(f"the journal {str(path)!r} is damaged ({exc}); left untouched") from None
         if problems != ["ok"]:
             raise JournalError(f"the journal {str(path)!r} is damaged ({'; '.join(problems[:3])}); "
@@ -105,7 +107,7 @@ def check_file(path: Path) -> None:
         try:
             for _ in _read_entries(conn, str(path)):
                 pass
-        except sqlite3.Error as exc:
+        except _DB_ERRORS as exc:
             raise JournalError(f"the journal {str(path)!r} is damaged ({exc}); left untouched") from None
     finally:
         conn.close()
@@ -161,7 +163,7 @@ class Journal:
             self._create_schema()
             self._conn.execute("COMMIT")
             last = self._conn.execute("SELECT MAX(seq), MAX(deal) FROM events").fetchone()
-        except sqlite3.Error as exc:
+        except _DB_ERRORS as exc:
             raise JournalError(f"cannot open the journal {self.path!r}: {exc}") from None
         self._seq = last[0] or 0
         self._deal = last[1]
@@ -174,7 +176,7 @@ class Journal:
         try:
             self._conn = _connect_ro(file)
             last = self._conn.execute("SELECT MAX(seq), MAX(deal) FROM events").fetchone()
-        except sqlite3.Error as exc:
+        except _DB_ERRORS as exc:
             raise JournalError(f"cannot read the journal {self.path!r}: {exc}") from None
         self._seq = last[0] or 0
         self._deal = last[1]
@@ -211,7 +213,7 @@ class Journal:
         except sqlite3.IntegrityError:
             raise JournalError(f"the journal {self.path!r} already holds entry {seq}: "
                                "another process is writing it") from None
-        except sqlite3.Error as exc:
+        except _DB_ERRORS as exc:
             # A failed write (disk full, read-only, I/O error) may still have committed: the file
             # decides, so that the live table and a replay of the file never disagree.
             if not self._committed(seq):
@@ -223,7 +225,7 @@ class Journal:
         """Whether entry ``seq`` is in the file; JournalError when even that cannot be read."""
         try:
             row = self._conn.execute("SELECT MAX(seq) FROM events").fetchone()
-        except sqlite3.Error as exc:
+        except _DB_ERRORS as exc:
             raise JournalError(f"cannot write to the journal {self.path!r}, nor read it back ({exc}): "
                                "restart faro-box to replay it") from None
         return bool(row[0] == seq)
@@ -232,12 +234,15 @@ class Journal:
         """Every entry in sequence order, or those of one deal."""
         try:
             return list(_read_entries(self._conn, self.path, deal))
-        except sqlite3.Error as exc:
+        except _DB_ERRORS as exc:
             raise JournalError(f"cannot read the journal {self.path!r}: {exc}") from None
 
     def deals(self) -> list[int]:
-        return [r[0] for r in self._conn.execute(
-            "SELECT DISTINCT deal FROM events WHERE deal IS NOT NULL ORDER BY deal")]
+        try:
+            return [r[0] for r in self._conn.execute(
+                "SELECT DISTINCT deal FROM events WHERE deal IS NOT NULL ORDER BY deal")]
+        except _DB_ERRORS as exc:
+            raise JournalError(f"cannot read the journal {self.path!r}: {exc}") from None
 
     def close(self) -> None:
         self._conn.close()

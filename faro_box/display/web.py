@@ -434,7 +434,7 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
         if after is not None and (isinstance(after, bool) or not isinstance(after, int)):
             raise _Refusal(400, f"'after' must be the state's sequence number, not {after!r:.40}")
         kind = doc.get("type")
-        if kind not in DEALER_COMMANDS:
+        if not isinstance(kind, str) or kind not in DEALER_COMMANDS:
             raise _Refusal(400, f"the dealer's page cannot send a {kind!r:.40} command: "
                                 f"use one of {', '.join(sorted(DEALER_COMMANDS))}")
         if kind == "place":

@@ -1,0 +1,212 @@
+"""Fuzz every input of the box: deal scripts, configuration files, the serial protocol (host and
+firmware ends), the journal (damaged rows and files), the HTTP API and its event stream.
+
+    python benchmarks/bench_fuzz.py                          # 100,000 cases per target (hypothesis)
+    python benchmarks/bench_fuzz.py --cases 2000 --targets http journal
+    python benchmarks/bench_fuzz.py --atheris 200000         # also coverage-guided byte fuzzing (atheris)
+
+The targets and their checks are tests/robustness/fuzz_targets.py (the test suite runs a few
+examples of each). A case is a crash when it ends in anything but acceptance or one of our own
+clear refusals (a FaroBoxError with a message, an HTTP refusal with a JSON error and nothing
+changed), and a hang when it takes longer than --hang seconds. With --budget a target stops
+after the chunk that passes that many seconds, and the table shows how many cases ran. Hypothesis runs in chunks of
+--chunk examples with consecutive seeds, so its bookkeeping stays small over 100,000 cases.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests" / "robustness"))
+sys.path.insert(0, str(REPO / "firmware"))     # the firmware's modules, for atheris to instrument
+
+
+class Hang(Exception):
+    pass
+
+
+def _alarm(signum, frame):  # noqa: ARG001
+    raise Hang()
+
+
+def run_target(name: str, cases: int, chunk: int, hang: float, seed: int, budget: float | None) -> dict:
+    from fuzz_targets import Crash, targets
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hypothesis_seed
+
+    target = targets()[name]()
+    counts = {"accepted": 0, "refused": 0, "crashes": 0, "hangs": 0}
+    findings: list[str] = []
+    slowest = 0.0
+    started = time.perf_counter()
+    cpu_started = time.process_time()
+    signal.signal(signal.SIGALRM, _alarm)
+
+    def one(value) -> None:
+        nonlocal slowest
+        t0 = time.perf_counter()
+        signal.setitimer(signal.ITIMER_REAL, hang)
+        try:
+            counts[target.check(value)] += 1
+        except Hang:
+            counts["hangs"] += 1
+            findings.append(f"hang: {value!r:.300}")
+        except Crash as exc:
+            counts["crashes"] += 1
+            findings.append(f"{exc} <- {value!r:.300}")
+        except Exception as exc:  # noqa: BLE001 - a fault of the harness counts as a crash too
+            counts["crashes"] += 1
+            findings.append(f"{type(exc).__name__}: {exc} <- {value!r:.300}")
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        slowest = max(slowest, time.perf_counter() - t0)
+
+    try:
+        done = 0
+        n = 0
+        while done < cases and (budget is None or time.perf_counter() - started < budget):
+            size = min(chunk, cases - done)
+
+            @hypothesis_seed(seed * 1_000_003 + n)
+            @settings(max_examples=size, deadline=None, database=None, phases=[Phase.generate],
+                      suppress_health_check=list(HealthCheck))
+            @given(target.strategy)
+            def run(value) -> None:
+                one(value)
+
+            before = sum(counts.values())
+            run()
+            ran = sum(counts.values()) - before
+            done += ran if ran else size     # a chunk that generated nothing must still end the loop
+            n += 1
+            print(f"  {name}: {sum(counts.values()):,} cases, {time.perf_counter() - started:.0f} s", flush=True)
+    finally:
+        target.close()
+    seconds = time.perf_counter() - started
+    total = sum(counts.values())
+    return {"target": target.name, "key": name, "cases": total, **counts, "seconds": round(seconds, 1),
+            "cpu_seconds": round(time.process_time() - cpu_started, 1),
+            "cases_per_s": round(total / seconds, 1) if seconds else None,
+            "slowest_case_ms": round(slowest * 1000, 1), "findings": findings[:10]}
+
+
+# ----- atheris: coverage-guided fuzzing of the byte-level parsers --------------------------------
+
+ATHERIS_TARGETS = ("firmware_lines", "host_lines", "command_text", "script_text", "toml_text")
+
+
+def atheris_child(name: str, argv: list[str]) -> None:
+    import atheris
+
+    with atheris.instrument_imports():
+        import fblines  # noqa: F401
+        import fbproto  # noqa: F401
+        from fuzz_targets import ConfigTarget, FirmwareTarget, check_host_line, check_script
+
+        from faro_box import events, journal  # noqa: F401
+        from faro_box.devices import servo_frames  # noqa: F401
+        from faro_box.errors import FaroBoxError
+        from faro_box.limits import loads
+
+    firmware = FirmwareTarget() if name == "firmware_lines" else None
+    config = ConfigTarget() if name == "toml_text" else None
+
+    def one(data: bytes) -> None:
+        if name == "firmware_lines":
+            firmware.check(data)
+        elif name == "host_lines":
+            check_host_line((data.decode("utf-8", "replace"), data))
+        elif name == "command_text":
+            try:
+                events.command_from_text(data.decode("utf-8", "replace"))
+            except FaroBoxError:
+                pass
+        elif name == "script_text":
+            try:
+                doc = loads(data.decode("utf-8", "replace"), "a deal script")
+            except FaroBoxError:
+                return
+            check_script(doc)
+        else:
+            config.check(("text", data.decode("utf-8", "replace")))
+
+    atheris.Setup([sys.argv[0], *argv], one)
+    atheris.Fuzz()
+
+
+def run_atheris(runs: int, hang: float) -> list[dict]:
+    results = []
+    for name in ATHERIS_TARGETS:
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, __file__, "--atheris-child", name, f"-runs={runs}",
+                               f"-timeout={int(hang)}", "-rss_limit_mb=2048", "-print_final_stats=1"],
+                              capture_output=True, text=True)
+        seconds = time.perf_counter() - started
+        stats = {}
+        for line in done.stderr.splitlines():
+            if line.startswith("stat::"):
+                key, _, value = line[6:].partition(":")
+                stats[key.strip()] = value.strip()
+        crashed = done.returncode != 0
+        tail = [ln for ln in done.stderr.splitlines() if "ERROR" in ln or "Crash" in ln or "Traceback" in ln][:5]
+        results.append({"target": f"atheris {name}", "runs": int(stats.get("number_of_executed_units", 0)),
+                        "seconds": round(seconds, 1), "exit": done.returncode,
+                        "crashes": 1 if crashed else 0, "findings": tail})
+        print(f"  atheris {name}: {results[-1]['runs']:,} runs, {seconds:.0f} s, exit {done.returncode}", flush=True)
+    return results
+
+
+def main() -> int:
+    if len(sys.argv) > 2 and sys.argv[1] == "--atheris-child":
+        atheris_child(sys.argv[2], sys.argv[3:])
+        return 0
+    from fuzz_targets import targets
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cases", type=int, default=100_000, help="hypothesis cases per target")
+    parser.add_argument("--targets", nargs="*", default=list(targets()), choices=list(targets()))
+    parser.add_argument("--chunk", type=int, default=5_000)
+    parser.add_argument("--hang", type=float, default=10.0, help="seconds before one case counts as a hang")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--budget", type=float, metavar="SECONDS",
+                        help="stop a target after the chunk that passes this time (the count run is reported)")
+    parser.add_argument("--atheris", type=int, default=0, metavar="RUNS", help="atheris runs per byte-level target")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args()
+
+    print(f"python {platform.python_version()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
+    results = [run_target(name, args.cases, args.chunk, args.hang, args.seed, args.budget) for name in args.targets]
+    if args.atheris:
+        try:
+            import atheris  # noqa: F401
+        except ImportError:
+            print("atheris is not installed (pip install atheris): skipped")
+        else:
+            results += run_atheris(args.atheris, args.hang)
+    print()
+    print(f"{'target':36} {'cases':>9} {'accepted':>9} {'refused':>9} {'crash':>6} {'hang':>5} {'s':>7} {'/s':>7}")
+    for r in results:
+        if "runs" in r:
+            print(f"{r['target']:36} {r['runs']:>9,} {'':>9} {'':>9} {r['crashes']:>6} {'':>5} {r['seconds']:>7}")
+            continue
+        print(f"{r['target']:36} {r['cases']:>9,} {r['accepted']:>9,} {r['refused']:>9,} {r['crashes']:>6} "
+              f"{r['hangs']:>5} {r['seconds']:>7} {r['cases_per_s']:>7}")
+    for r in results:
+        for finding in r["findings"]:
+            print(f"{r['target']}: {finding}")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+    return 1 if any(r["crashes"] or r.get("hangs") for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

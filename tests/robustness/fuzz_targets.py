@@ -1,0 +1,523 @@
+"""Fuzz targets shared by tests/robustness/test_fuzz.py (a few examples each, in the suite) and
+benchmarks/bench_fuzz.py (100,000 cases each).
+
+Each target is a hypothesis strategy of inputs and a ``check(value) -> str`` that feeds one
+input to the real code and returns how it ended: "accepted" or "refused" (our own FaroBoxError
+with a message, or an HTTP refusal with a JSON error). Anything else (another exception, a
+server error, a refused input that changed something) raises ``Crash``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sqlite3
+import sys
+import tempfile
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from hypothesis import strategies as st
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))                         # table_scripts
+sys.path.insert(0, str(HERE.parents[1] / "firmware"))        # the firmware's own modules
+
+from table_scripts import sample_script  # noqa: E402
+
+from faro_box.errors import FaroBoxError  # noqa: E402
+
+
+class Crash(AssertionError):
+    """An input ended in something other than acceptance or one of our clear refusals."""
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    strategy: st.SearchStrategy[Any]
+    check: Callable[[Any], str]
+    close: Callable[[], None] = lambda: None
+
+
+def refused(exc: BaseException) -> str:
+    if not isinstance(exc, FaroBoxError) or not str(exc).strip():
+        raise Crash(f"{type(exc).__name__}: {exc}") from exc
+    return "refused"
+
+
+# ----- generic JSON and mutations ---------------------------------------------------------------
+
+SCALARS = (st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+           | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=30)
+           | st.sampled_from(["", "AS", "10h", "Q♥", "banker", "foster", "rank", "group", "call", "high",
+                              "odd", "even", "win_lose", "red", "black", "K", "9", "ann", "bob", "a1",
+                              "\x00", "x" * 300]))
+JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=6)
+                    | st.dictionaries(st.text(max_size=12), inner, max_size=6), max_leaves=25)
+
+
+def _paths(doc: Any, prefix: tuple = ()) -> list[tuple]:
+    found = [prefix]
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            found += _paths(value, (*prefix, key))
+    elif isinstance(doc, list):
+        for index, value in enumerate(doc):
+            found += _paths(value, (*prefix, index))
+    return found
+
+
+def mutate(doc: Any, ops: list[tuple[int, int, Any]]) -> Any:
+    """Apply (where, how, value) edits: replace, delete, insert next to, or deepen a node."""
+    doc = copy.deepcopy(doc)
+    for where, how, value in ops:
+        paths = _paths(doc)
+        path = paths[where % len(paths)]
+        if not path and isinstance(doc, dict) and where % len(paths) == 0 and where:
+            continue             # a TOML document is always a table at its root
+        if not path:
+            doc = value if how == 0 else doc
+            continue
+        parent = doc
+        for key in path[:-1]:
+            parent = parent[key]
+        key = path[-1]
+        if how == 0:
+            parent[key] = value
+        elif how == 1:
+            del parent[key]
+        elif how == 2 and isinstance(parent, list):
+            parent.insert(key, value)
+        elif how == 2:
+            parent[f"{key}_"] = value
+        else:
+            parent[key] = [parent[key]] if how == 3 else {"x": parent[key]}
+    return doc
+
+
+OPS = st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 4), JSON), min_size=1, max_size=4)
+# What a TOML file can hold: no null, but dates and times.
+TOML_VALUES = st.recursive(
+    SCALARS.filter(lambda v: v is not None) | st.datetimes() | st.dates() | st.times(),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=12), inner, max_size=6),
+    max_leaves=25)
+TOML_OPS = st.lists(st.tuples(st.integers(1, 10_000), st.integers(0, 4), TOML_VALUES), min_size=1, max_size=4)
+
+
+def mutated(base: st.SearchStrategy[Any], ops: st.SearchStrategy[Any] = OPS) -> st.SearchStrategy[Any]:
+    return st.builds(mutate, base, ops)
+
+
+def text_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
+    """Character edits: cut ``n`` characters at ``where`` and put ``s`` there."""
+    for where, n, s in edits:
+        at = where % (len(text) + 1)
+        text = text[:at] + s + text[at + n:]
+    return text
+
+
+EDITS = st.lists(st.tuples(st.integers(0, 100_000), st.integers(0, 8), st.text(max_size=8)), min_size=1, max_size=5)
+
+
+# ----- deal scripts ------------------------------------------------------------------------------
+
+SCRIPTS = st.one_of(mutated(st.integers(1, 50).map(sample_script)), JSON,
+                    st.builds(lambda d, g: {**d, "game": g} if isinstance(d, dict) else d,
+                              mutated(st.integers(1, 50).map(sample_script)),
+                              st.sampled_from(["baccarat_banque", "faro", 7])))
+
+
+def check_script(doc: Any) -> str:
+    from faro_box.deal_scripts import script_steps
+    from faro_box.rules.script import settle_script
+
+    outcome = "accepted"
+    for step in (settle_script, script_steps):
+        try:
+            result = step(doc)
+            json.dumps(result if step is settle_script else None, allow_nan=False)
+        except Exception as exc:  # noqa: BLE001 - anything not ours is the finding
+            outcome = refused(exc)
+    return outcome
+
+
+# ----- configuration files -----------------------------------------------------------------------
+
+CONFIG_TEXT = """journal = "/tmp/faro/journal.sqlite"
+profile = "foster"
+players = ["ann", "bob", "cy"]
+pin_hash = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
+[house_rules]
+turn_pays = 4
+[camera]
+source = "synthetic"
+window = [[210, 95], [390, 97], [388, 346], [208, 344]]
+width = 1280
+height = 720
+fps = 15
+min_confidence = 0.5
+[case_keeper]
+kind = "servo"
+port = "/dev/ttyACM0"
+geometry = { rod_length = 120, bead = 10, gap = 10 }
+[buttons]
+enabled = true
+undo = 5
+confirm = 6
+new_deal = 13
+[display]
+web = true
+host = "127.0.0.1"
+port = 8000
+language = "ru"
+lcd = { enabled = true, address = 0x27, bus = 1 }
+"""
+CONFIG_DOC = tomllib.loads(CONFIG_TEXT)
+CONFIGS = st.one_of(
+    st.builds(lambda e: ("text", text_edits(CONFIG_TEXT, e)), EDITS),
+    st.builds(lambda d: ("doc", d), mutated(st.just(CONFIG_DOC), TOML_OPS)),
+    st.builds(lambda t: ("text", t), st.text(max_size=200)),
+    st.builds(lambda n: ("text", "a = " + "[" * n), st.integers(1, 3000)),
+)
+
+
+class ConfigTarget:
+    def __init__(self) -> None:
+        self._dir = tempfile.TemporaryDirectory()
+        self.path = Path(self._dir.name) / "config.toml"
+
+    def check(self, case: tuple[str, Any]) -> str:
+        from faro_box.config import load_config, parse_config
+
+        kind, value = case
+        try:
+            if kind == "text":
+                self.path.write_text(value, encoding="utf-8", errors="surrogatepass")
+                load_config(self.path)
+            else:
+                parse_config(value)
+        except UnicodeEncodeError:
+            return "refused"        # not writable as UTF-8: no such file can exist
+        except Exception as exc:  # noqa: BLE001
+            return refused(exc)
+        return "accepted"
+
+    def close(self) -> None:
+        self._dir.cleanup()
+
+
+# ----- the serial protocol, host end -------------------------------------------------------------
+
+def _frames() -> list[str]:
+    from faro_box.cards import FULL_DECK
+    from faro_box.devices.servo_frames import state_frame, to_tenths
+    from faro_box.rules.beads import case_keeper
+
+    out = [state_frame(7, to_tenths(case_keeper(FULL_DECK[:n]).flat_positions())).decode() for n in (0, 9, 52)]
+    return out + ["VERSION faro-box-firmware 1.0.0 protocol 1 servos 52 mode beads rod 1200 bead 100\n",
+                  "PONG 3\n", "OK 7\n", "ERR 7 stale last=9\n", "READY faro-box-firmware 1.0.0\n"]
+
+
+FRAMES = _frames()
+HOST_LINES = st.one_of(st.builds(text_edits, st.sampled_from(FRAMES), EDITS), st.text(max_size=120))
+BYTES = st.one_of(st.builds(lambda f, e: text_edits(f, e).encode("utf-8", "surrogatepass"),
+                            st.sampled_from(FRAMES), EDITS),
+                  st.binary(max_size=300))
+
+
+class _FakeSerial:
+    def __init__(self, data: bytes) -> None:
+        self.data = bytearray(data)
+
+    @property
+    def in_waiting(self) -> int:
+        return len(self.data)
+
+    def read(self, n: int) -> bytes:
+        chunk, self.data[:n] = bytes(self.data[:n]), b""
+        return chunk
+
+
+def check_host_line(case: tuple[str, bytes]) -> str:
+    from faro_box.devices.servo_case_keeper import _Port
+    from faro_box.devices.servo_frames import FirmwareVersion, parse_positions_line, unseal
+
+    line, raw = case
+    outcome = "accepted"
+    for parse in (unseal, lambda s: parse_positions_line(s, "STATE"), lambda s: parse_positions_line(s, "WHERE"),
+                  FirmwareVersion.parse):
+        try:
+            parse(line)
+        except Exception as exc:  # noqa: BLE001
+            outcome = refused(exc)
+    port = object.__new__(_Port)          # the real line reader over bytes from a fake wire
+    port.serial, port.buffer = _FakeSerial(raw * 3), bytearray()
+    for _ in range(len(raw) * 3 + 2):
+        got = port.read_line(0.0)
+        if got is None:
+            break
+        if not isinstance(got, str) or "\n" in got:
+            raise Crash(f"read_line gave {got!r}")
+    return outcome
+
+
+# ----- the serial protocol, firmware end ---------------------------------------------------------
+
+class _Servos:
+    count = 52
+
+    def write(self, index: int, us: int) -> None:
+        if not 0 <= index < 52 or not 400 <= us <= 2600:
+            raise Crash(f"servo {index} driven to {us} us")
+
+
+class FirmwareTarget:
+    def __init__(self) -> None:
+        import fbkeeper
+        import fblines
+        import fbstore
+
+        self._dir = tempfile.TemporaryDirectory()
+        self.keeper = fbkeeper.Keeper(_Servos(), {"speed": 100}, fbstore.Storage(self._dir.name + "/"))
+        self.lines = fblines.LineReader()
+
+    def check(self, data: bytes) -> str:
+        outcome = "refused"
+        try:
+            for text, _reason in self.lines.feed(data + b"\n"):
+                if text is None:
+                    continue
+                reply = self.keeper.handle(text)
+                if not isinstance(reply, str) or not reply or "\n" in reply:
+                    raise Crash(f"the firmware answered {text!r} with {reply!r}")
+                if not reply.startswith("ERR"):
+                    outcome = "accepted"
+                self.keeper.step(20)
+        except Crash:
+            raise
+        except Exception as exc:  # noqa: BLE001 - on a Pico this would be a reboot
+            raise Crash(f"the firmware raised {type(exc).__name__}: {exc} on {data!r:.120}") from exc
+        self.keeper.exit_requested = False
+        return outcome
+
+    def close(self) -> None:
+        self._dir.cleanup()
+
+
+# ----- the journal: damaged rows and damaged files -----------------------------------------------
+
+COMMAND_TEXTS = st.one_of(
+    st.builds(lambda d: json.dumps(d), mutated(st.sampled_from([
+        {"type": "start_deal", "profile": "foster", "players": ["ann", "bob"], "house_rules": {}},
+        {"type": "card", "card": "AS", "index": 0, "confidence": 0.9, "frame": None},
+        {"type": "place", "player": "ann", "spec": {"id": "a1", "kind": "rank", "ranks": ["9"], "stake": 2}},
+        {"type": "undo"}, {"type": "confirm", "index": 1, "card": "KD"}]))),
+    st.text(max_size=60))
+ROWS = st.lists(st.tuples(st.integers(-2, 12), st.one_of(st.none(), st.integers(-1, 3)), COMMAND_TEXTS),
+                max_size=8)
+FILE_DAMAGE = st.lists(st.tuples(st.integers(0, 1 << 20), st.binary(min_size=1, max_size=16)), min_size=1, max_size=4)
+
+
+class JournalTarget:
+    def __init__(self) -> None:
+        from faro_box.events import CardSeen, PlaceBet, StartDeal
+        from faro_box.journal import Journal
+        from faro_box.table import Table
+
+        self._dir = tempfile.TemporaryDirectory()
+        self.folder = Path(self._dir.name)
+        good = self.folder / "good.sqlite"
+        with Journal(good) as journal:
+            table = Table(journal)
+            table.handle(StartDeal("foster", ("ann", "bob"), {}))
+            table.handle(PlaceBet("ann", {"id": "a1", "kind": "rank", "ranks": ["9"], "stake": 2}))
+            deck = sample_script(3)["deck"]
+            for index in range(12):
+                table.handle(CardSeen(deck[index], index))
+        self.good = good.read_bytes()
+        empty = self.folder / "empty.sqlite"
+        Journal(empty).close()
+        self.empty = empty.read_bytes()
+        self.n = 0
+
+    def _open(self, path: Path) -> str:
+        from faro_box.deal_scripts import export_deal
+        from faro_box.journal import Journal
+        from faro_box.table import Table
+
+        outcome = "accepted"
+        for readonly in (self.n % 2 == 0,):     # export's read-only opening, and the table's
+            try:
+                with Journal(path, readonly=readonly) as journal:
+                    Table(journal).state()
+                    journal.deals()
+                    if journal.deals():
+                        export_deal(journal)
+            except Exception as exc:  # noqa: BLE001
+                outcome = refused(exc)
+        return outcome
+
+    def check(self, case: tuple[str, Any]) -> str:
+        self.n += 1
+        path = self.folder / f"case{self.n % 4}.sqlite"
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+        kind, value = case
+        if kind == "rows":
+            path.write_bytes(self.empty)
+            conn = sqlite3.connect(path)
+            for seq, deal, text in value:
+                try:
+                    conn.execute("INSERT INTO events (seq, deal, command, wall_time, app_version) "
+                                 "VALUES (?, ?, ?, 0, '0')", (seq, deal, text))
+                except sqlite3.IntegrityError:
+                    pass
+            conn.commit()
+            conn.close()
+        else:
+            data = bytearray(self.good)
+            for where, patch in value:
+                at = where % (len(data) + 1)
+                data[at:at + len(patch)] = patch
+            if value and value[0][0] % 5 == 0:
+                del data[value[0][0] % (len(data) + 1):]        # cut short, as by a power cut
+            path.write_bytes(bytes(data))
+        return self._open(path)
+
+    def close(self) -> None:
+        self._dir.cleanup()
+
+
+JOURNAL_CASES = st.one_of(st.tuples(st.just("rows"), ROWS), st.tuples(st.just("file"), FILE_DAMAGE))
+
+
+# ----- the HTTP API and its event stream ---------------------------------------------------------
+
+COMMAND_DOCS = mutated(st.sampled_from([
+    {"type": "start_deal", "profile": "foster", "players": ["ann", "bob"]},
+    {"type": "place", "player": "ann", "spec": {"id": "a1", "kind": "rank", "ranks": ["9"], "stake": 2}},
+    {"type": "place", "player": "bob", "spec": {"id": "b1", "kind": "high", "stake": 1}},
+    {"type": "withdraw", "player": "ann", "bet_id": "a1"},
+    {"type": "confirm", "index": 0, "card": "AS"},
+    {"type": "undo"}, {"type": "end_deal"}, {"type": "misdeal"},
+    {"type": "undo", "after": 3},
+]))
+REQUESTS = st.fixed_dictionaries({
+    "method": st.sampled_from(["GET", "POST", "POST", "POST", "PUT", "DELETE", "HEAD", "OPTIONS"]),
+    "path": st.sampled_from(["/api/command", "/api/command", "/api/login", "/api/logout", "/api/session",
+                             "/api/state", "/", "/dealer", "/snapshots/x.png", "/snapshots/..%2f..%2fetc",
+                             "/static/faro.js", "/static/../web.py", "/nothing"]) | st.text(max_size=20).map(
+                                 lambda t: "/" + quote(t, safe="/.%")),
+    "auth": st.sampled_from(["dealer", "dealer", "none", "cookie-only", "wrong-token", "other-origin"]),
+    "ctype": st.sampled_from(["application/json", "application/json", "text/plain", "", "application/json; x=1"]),
+    "body": st.one_of(COMMAND_DOCS.map(lambda d: json.dumps(d, allow_nan=True).encode()),
+                      JSON.map(lambda d: json.dumps(d).encode()), st.binary(max_size=200),
+                      st.builds(lambda n: b"[" * n, st.integers(1, 20_000)),
+                      st.just(b'{"pin": "2468"}'), st.just(b'{"pin": "0000"}')),
+})
+
+
+class HttpTarget:
+    def __init__(self) -> None:
+        from starlette.testclient import TestClient
+
+        from faro_box.display.pin import hash_pin
+        from faro_box.display.web import create_app
+        from faro_box.journal import Journal
+        from faro_box.table import Table
+
+        self._dir = tempfile.TemporaryDirectory()
+        self.journal = Journal(Path(self._dir.name) / "journal.sqlite")
+        self.table = Table(self.journal)
+        self.app = create_app(self.table, pin_hash=hash_pin("2468", n=2**10))
+        self.base = "http://127.0.0.1:8000"
+        self.client = TestClient(self.app, base_url=self.base, raise_server_exceptions=False)
+        self.csrf = self.client.post("/api/login", json={"pin": "2468"}).json()["csrf"]
+        self.anonymous = TestClient(self.app, base_url=self.base, raise_server_exceptions=False)
+
+    def check(self, case: dict[str, Any]) -> str:
+        client = self.anonymous if case["auth"] == "none" else self.client
+        headers = {"content-type": case["ctype"]} if case["ctype"] else {}
+        if case["auth"] in ("dealer", "other-origin"):
+            headers["x-csrf-token"] = self.csrf
+        elif case["auth"] == "wrong-token":
+            headers["x-csrf-token"] = self.csrf[::-1]
+        if case["auth"] == "other-origin":
+            headers["origin"] = "http://evil.example"
+        before = self.table.state()
+        method = case["method"]
+        response = client.request(method, case["path"], content=case["body"] if method in ("POST", "PUT") else None,
+                                  headers=headers)
+        if response.status_code >= 500:
+            raise Crash(f"{method} {case['path']} -> {response.status_code}: {response.text[:200]}")
+        if case["path"] == "/api/login" and response.status_code == 200:
+            # A fresh login replaced the session cookie: keep the token that goes with it.
+            self.csrf = response.json()["csrf"]
+        changed = self.table.state() != before
+        routed = response.status_code not in (404, 405)     # else Starlette's plain "Not Found" ...
+        if case["path"].startswith("/api/") and response.status_code >= 400 and method != "HEAD" and routed:
+            try:
+                doc = response.json()
+            except ValueError:
+                doc = None
+            if not isinstance(doc, dict) or set(doc) != {"error"} or not doc["error"]:
+                raise Crash(f"refusal without a clear error: {response.status_code} {response.text[:200]}")
+            if changed and response.status_code not in (401, 404, 405):
+                raise Crash(f"a refused {case['body'][:80]!r} changed the table")
+        if changed:
+            ok = (case["path"] == "/api/command" and response.status_code == 200 and case["auth"] == "dealer")
+            if not ok:
+                raise Crash(f"{method} {case['path']} ({case['auth']}) changed the table")
+            self._check_stream()
+            return "accepted"
+        return "accepted" if response.status_code < 400 else "refused"
+
+    def _check_stream(self) -> None:
+        message = self.app.state.broadcaster.latest
+        lines = message.split("\n")
+        if not (lines[0].startswith("id: ") and lines[1] == "event: state" and lines[2].startswith("data: ")
+                and message.endswith("\n\n")):
+            raise Crash(f"a malformed event-stream message: {message[:120]!r}")
+        doc = json.loads(lines[2][6:])
+        if doc["state"]["seq"] != self.table.state()["seq"]:
+            raise Crash("the event stream lags behind the table")
+
+    def close(self) -> None:
+        self.client.close()
+        self.anonymous.close()
+        self.journal.close()
+        self._dir.cleanup()
+
+
+def targets() -> dict[str, Callable[[], Target]]:
+    """Each target's factory (some hold a temporary folder, a journal, a web app)."""
+
+    def config() -> Target:
+        t = ConfigTarget()
+        return Target("configuration files", CONFIGS, t.check, t.close)
+
+    def firmware() -> Target:
+        t = FirmwareTarget()
+        return Target("serial protocol, firmware end", BYTES, t.check, t.close)
+
+    def journal() -> Target:
+        t = JournalTarget()
+        return Target("journal rows and files", JOURNAL_CASES, t.check, t.close)
+
+    def http() -> Target:
+        t = HttpTarget()
+        return Target("HTTP API and event stream", REQUESTS, t.check, t.close)
+
+    return {
+        "scripts": lambda: Target("deal scripts", SCRIPTS, check_script),
+        "config": config,
+        "host": lambda: Target("serial protocol, host end", st.tuples(HOST_LINES, BYTES), check_host_line),
+        "firmware": firmware,
+        "journal": journal,
+        "http": http,
+    }
