@@ -2,6 +2,7 @@
 
     python benchmarks/bench_killtest.py                 # 50 kills of `faro-box replay` (a sample deal)
     python benchmarks/bench_killtest.py --runs 5 --target demo   # the demo (slow: it re-reads the video)
+    python benchmarks/bench_killtest.py --total-kills 200        # runs until 200 SIGKILLs have landed
 
 Each run starts the command on a fresh journal, kills it with SIGKILL after a random delay, may
 kill the restarted process again (up to --kills times), then lets a last restart finish. The
@@ -51,6 +52,8 @@ def main() -> int:
     parser.add_argument("--kills", type=int, default=3, help="at most this many kills per run")
     parser.add_argument("--target", choices=("replay", "demo"), default="replay")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--total-kills", type=int, metavar="N",
+                        help="instead of --runs: as many runs as it takes to deliver N SIGKILLs")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     from table_scripts import sample_script
@@ -72,8 +75,9 @@ def main() -> int:
         clean_seconds = time.monotonic() - started
         expected_commands = commands(reference)
         expected_state = state_of(reference, script) if args.target == "replay" else None
-        kills = failures = 0
-        for run in range(args.runs):
+        kills = failures = mid_deal = runs = 0
+        while (runs < args.runs) if args.total_kills is None else (kills < args.total_kills):
+            run, runs = runs, runs + 1
             journal = folder / f"run{run}.sqlite"
             for _ in range(rng.randint(1, args.kills)):
                 process = subprocess.Popen(command(journal, False), stdout=subprocess.DEVNULL,
@@ -82,6 +86,13 @@ def main() -> int:
                 if process.poll() is None:
                     os.kill(process.pid, signal.SIGKILL)
                     kills += 1
+                    process.wait()
+                    # Landed mid-deal: the journal held part of the deal when the process died.
+                    try:
+                        written = len(commands(journal)) if journal.exists() else 0
+                    except sqlite3.Error:   # killed while it created the file
+                        written = 0
+                    mid_deal += 0 < written < len(expected_commands)
                 process.wait()
             subprocess.run(command(journal, True), stdout=subprocess.DEVNULL, check=True, timeout=1800)
             ok = commands(journal) == expected_commands
@@ -89,8 +100,8 @@ def main() -> int:
                 ok = ok and state_of(journal, script) == expected_state
             failures += not ok
             print(f"run {run + 1:3d}: {'same' if ok else 'DIFFERENT'} ({len(commands(journal))} entries)", flush=True)
-        print(f"{args.runs} runs of `faro-box {args.target}`, {kills} SIGKILLs at random points "
-              f"(uninterrupted run {clean_seconds:.1f} s): {failures} run(s) ended differently")
+        print(f"{runs} runs of `faro-box {args.target}`, {kills} SIGKILLs at random points, {mid_deal} of them "
+              f"mid-deal (uninterrupted run {clean_seconds:.1f} s): {failures} run(s) ended differently")
         return 1 if failures else 0
 
 

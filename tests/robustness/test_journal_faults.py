@@ -9,9 +9,11 @@ file system everywhere. ``benchmarks/bench_faults.py`` repeats this on a real, f
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from display_helpers import DECK, PIN
+from fault_repeat import REPEAT
 from starlette.testclient import TestClient
 
 from faro_box.display.pin import hash_pin
@@ -40,14 +42,16 @@ def _bet(n: int) -> PlaceBet:
     return PlaceBet("ann", {"id": f"bet-{n:04d}-" + "x" * 20, "kind": "high", "stake": 1})
 
 
-def test_a_full_disk_stops_the_table_says_so_and_loses_nothing(tmp_path):
+@pytest.mark.parametrize("rep", range(REPEAT))
+def test_a_full_disk_stops_the_table_says_so_and_loses_nothing(tmp_path, rep):
     path = tmp_path / "journal.sqlite"
     journal = Journal(path)
     table = Table(journal)
     events: list[dict] = []
     table.subscribe(lambda event, state: events.append(event))
     table.handle(StartDeal("foster", ("ann", "bob"), {}))
-    for index in range(5):
+    shown = 2 * random.Random(rep).randint(0, 20) + 1     # between turns, when bets may change
+    for index in range(shown):
         table.handle(CardSeen(DECK[index], index))
     _fill_the_disk(journal)
     accepted = refused = 0
@@ -65,10 +69,10 @@ def test_a_full_disk_stops_the_table_says_so_and_loses_nothing(tmp_path):
     assert [f["device"] for f in state["faults"]] == ["journal"]
     assert "full" in state["faults"][0]["message"]
     assert [e["type"] for e in events].count("fault") == 1       # told once, not per refusal
-    # A refused card changes nothing: the table still waits for card 5.
+    # A refused card changes nothing: the table still waits for the same card.
     with pytest.raises(JournalError):
-        table.handle(CardSeen(DECK[5], 5))
-    assert table.state()["next_index"] == 5 and len(table.state()["open_bets"]) == accepted
+        table.handle(CardSeen(DECK[shown], shown))
+    assert table.state()["next_index"] == shown and len(table.state()["open_bets"]) == accepted
     # Power cut now: the journal on disk holds every accepted command and nothing else.
     journal.close()
     with Journal(path) as again:

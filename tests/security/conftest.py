@@ -6,26 +6,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "display"))
 
 from display_helpers import PIN  # noqa: E402
+from security_helpers import Clock  # noqa: E402
 
 from faro_box.display.pin import hash_pin  # noqa: E402
 from faro_box.display.web import create_app  # noqa: E402
 from faro_box.journal import Journal  # noqa: E402
 from faro_box.table import Table  # noqa: E402
-
-BASE = "http://127.0.0.1:8000"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture(scope="session")
@@ -53,10 +43,3 @@ def clock() -> Clock:
 @pytest.fixture
 def app(table, pin_hash, clock):
     return create_app(table, pin_hash=pin_hash, clock=clock)
-
-
-def login(app) -> tuple[TestClient, dict[str, str]]:
-    client = TestClient(app, base_url=BASE)
-    response = client.post("/api/login", json={"pin": PIN})
-    assert response.status_code == 200, response.text
-    return client, {"x-csrf-token": response.json()["csrf"]}

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import BASE, login
 from display_helpers import DECK, PIN
+from security_helpers import BASE, login
 from starlette.testclient import TestClient
 
 from faro_box.config import DisplayConfig
