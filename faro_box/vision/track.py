@@ -104,7 +104,10 @@ def event_to_json(event: TrackEvent) -> dict[str, object]:
 
 @dataclass(frozen=True, slots=True)
 class TrackerSettings:
-    still_frames: int = 2  # frames without motion before a picture counts as still
+    # Frames without motion before a picture counts as still: one, since motion blur needs motion
+    # and the edge band already keeps hands out; so a card is read the frame after it settles
+    # and an unsure read retried twice, all within 3 frames.
+    still_frames: int = 1
     level: int = 24  # grey levels a pixel must change by, beyond its neighbours', to count
     motion: float = 0.004  # share of changed pixels that is motion
     occlusion: int = 3  # this many non-paper pixels in one patch of the edge band: something is over it
