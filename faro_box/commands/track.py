@@ -30,6 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--realtime", action="store_true",
                         help="play files and the simulation at the camera's frame rate")
     parser.add_argument("--snapshots", metavar="DIR", help="save the picture of each card to confirm here")
+    parser.add_argument("--record", metavar="VIDEO.mp4", help="also write the frames to an MP4 (mp4v) to watch")
     parser.set_defaults(func=run)
 
 
@@ -66,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     profile = DeckProfile.load(args.profile) if args.profile else None
     camera = open_camera(args.source, realtime=args.realtime)
     snapshots = Path(args.snapshots) if args.snapshots else None
+    recorder: Any = None
     try:
         if window is None:
             window = getattr(camera, "window", None)
@@ -81,6 +83,9 @@ def run(args: argparse.Namespace) -> int:
             if image is None:
                 tracker.lost()
                 continue
+            if args.record:
+                recorder = recorder or _recorder(args.record, image, camera.fps)
+                recorder.write(image)
             number = camera.frame_number + base
             if number <= last:  # the next simulated deal counts from 0 again
                 base += last + 1 - number
@@ -93,7 +98,19 @@ def run(args: argparse.Namespace) -> int:
                 print(json.dumps(line), flush=True)
     finally:
         camera.close()
+        if recorder is not None:
+            recorder.release()
     return 0
+
+
+def _recorder(path: str, first: Any, fps: float) -> Any:
+    import cv2
+
+    h, w = first.shape[:2]
+    writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), fps or 30.0, (w, h))
+    if not writer.isOpened():
+        raise VisionError(f"cannot write the video {path!r}")
+    return writer
 
 
 def _save(folder: Path, name: str, image: Any) -> str:

@@ -50,6 +50,17 @@ def test_track_reads_a_folder_of_frames_with_the_window_given(tmp_path):
             assert cv2.imread(e["snapshot"]) is not None
 
 
+def test_track_records_what_it_saw_as_a_video_to_watch(tmp_path):
+    video = tmp_path / "deal.mp4"
+    done = faro_box("track", "sim:2", "--frames", "40", "--record", str(video))
+    assert done.returncode == 0, done.stderr
+    capture = cv2.VideoCapture(str(video))
+    assert int(capture.get(cv2.CAP_PROP_FRAME_COUNT)) == 40
+    ok, frame = capture.read()
+    capture.release()
+    assert ok and frame.shape == (480, 640, 3)
+
+
 def test_track_refuses_a_bad_window_and_a_missing_source_in_one_line():
     done = faro_box("track", "sim:1", "--window", "1,2,3")
     assert done.returncode == 1 and done.stderr.strip().splitlines()[-1] == (
