@@ -103,6 +103,8 @@ def exhibit_app(show: Show, book: VisitorBook) -> Starlette:
                 raise Refused(413, f"the body is too large (more than {BODY_BYTES} bytes)")
         try:
             return json.loads(body.decode("utf-8"))
+        except RecursionError:
+            raise Refused(400, "the body nests too deeply to be read") from None
         except (UnicodeDecodeError, ValueError) as exc:
             raise Refused(400, f"the body is not JSON ({exc}): {bytes(body[:60])!r}") from None
 
