@@ -235,7 +235,7 @@ class VisitorBook:
         if not isinstance(spec, Mapping) or set(spec) - {"rank", "stake", "copper"}:
             raise Refused(400, f'a pretend bet is {{"rank": "7", "stake": 1, "copper": false}}, not {spec!r:.80}')
         rank, stake, copper = spec.get("rank"), spec.get("stake"), spec.get("copper", False)
-        if rank not in _RANKS:
+        if not isinstance(rank, str) or rank not in _RANKS:
             raise Refused(422, f"no such rank {rank!r:.10}: use one of {' '.join(_RANKS)}")
         if isinstance(stake, bool) or not isinstance(stake, int) or not 1 <= stake <= lim.max_stake:
             raise Refused(422, f"a pretend stake is 1 to {lim.max_stake} chips, not {stake!r:.20}")
