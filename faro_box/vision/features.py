@@ -27,6 +27,7 @@ class IndexFeatures:
     suit_tops: dict[float, np.ndarray]  # every SUIT_TOPS fraction the pip shows
     redness: float
     contrast: float
+    pip_growth: float | None = None  # glyphs.pip_growth of the whole pip (None when it is cut)
 
 
 def index_features(index: glyphs.Index) -> IndexFeatures:
@@ -39,7 +40,8 @@ def index_features(index: glyphs.Index) -> IndexFeatures:
         elif f <= index.top:
             tops[f] = glyphs.glyph_feature(glyphs.pip_top(index.suit_top, index.rank_box.h, f), glyphs.SUIT_SHAPE)
     whole = glyphs.glyph_feature(index.suit, glyphs.SUIT_SHAPE) if index.suit is not None else None
-    return IndexFeatures(rank, whole, tops, index.redness, index.contrast)
+    growth = glyphs.pip_growth(index.suit) if index.suit is not None else None
+    return IndexFeatures(rank, whole, tops, index.redness, index.contrast, growth)
 
 
 def corner_regions(face: np.ndarray) -> list[np.ndarray]:

@@ -49,11 +49,14 @@ class DeckProfile:
     pip_feats: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.float32))  # body pip per face row
     red_threshold: float = 0.08  # index ink redness (paper-relative R - G) that splits red from black
     has_index: bool = True
+    # Distance ratios the runner-up must keep to the winner (rank, suit) before the reader names it.
+    margins: tuple[float, float] = (2.0, 2.0)
 
     def save(self, path: str | Path) -> None:
         arrays: dict[str, np.ndarray] = {
             "meta": np.array([_MAGIC, str(PROFILE_VERSION), self.name, self.view.value,
-                              repr(self.red_threshold), "1" if self.has_index else "0"]),
+                              repr(self.red_threshold), "1" if self.has_index else "0",
+                              repr(self.margins[0]), repr(self.margins[1])]),
             "rank_feats": self.rank_feats, "rank_labels": self.rank_labels,
             "suit_labels": self.suit_labels, "face_feats": self.face_feats, "face_labels": self.face_labels,
             "pip_feats": self.pip_feats,
@@ -98,7 +101,8 @@ class DeckProfile:
                           face_feats=arrays["face_feats"].astype(np.float32),
                           face_labels=arrays["face_labels"].astype(np.int64),
                           pip_feats=arrays["pip_feats"].astype(np.float32),
-                          red_threshold=float(meta[4]), has_index=str(meta[5]) == "1")
+                          red_threshold=float(meta[4]), has_index=str(meta[5]) == "1",
+                          margins=(float(meta[6]), float(meta[7])) if len(meta) >= 8 else (2.0, 2.0))
         except (KeyError, ValueError) as exc:
             raise VisionError(f"the deck profile {source!r} is damaged: {exc}") from None
         profile.check(source)
@@ -126,6 +130,8 @@ class DeckProfile:
             problems.append("face templates")
         elif self.face_labels.size and (self.face_labels.min() < 0 or self.face_labels.max() >= 52):
             problems.append("face labels")
+        if not all(1.0 <= m <= 10.0 for m in self.margins):
+            problems.append(f"margins {self.margins!r}")
         if not np.all(np.isfinite(self.rank_feats)) or not np.all(np.isfinite(self.face_feats)):
             problems.append("non-finite numbers")
         if not self.has_index and not len(self.face_labels):
