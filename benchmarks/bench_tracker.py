@@ -5,9 +5,10 @@
     python benchmarks/bench_tracker.py --memory 100000 # frames of back-to-back deals, RSS sampled
 
 Accuracy: every deal is dealt in full (52 cards, the hock taken out, the box empty) with a
-nuisance level drawn at random; a simulated dealer answers each question with the true card 15
-frames later. Missed = cards the deal never recorded, duplicated = a card announced twice,
-wrong = a card announced at an index that holds another.
+nuisance level drawn at random; a simulated dealer answers each question 15 frames later with
+the card its snapshot shows (the card asked about, or the card before it when no card had left
+the box and the question is withdrawn). Missed = cards the deal never recorded, duplicated = a
+card announced twice, wrong = a card announced at an index that holds another.
 Speed: CPU time of Tracker.update alone (OpenCV held to one thread), reading included, at
 640x480. Latency: frames from the first clean, still frame of a card to its event.
 """
@@ -36,8 +37,8 @@ def deal(seed: int, nuisance: float, reader: Reader) -> dict:
     first_clean = {e.index: e.frame for e in box.expected() if e.kind is Expect.CARD}
     announced: list[CardExposed] = []
     questions: list[NeedsConfirmation] = []
-    returned = empty = 0
-    pending: list[tuple[int, int]] = []
+    returned = empty = withdrawn = 0
+    pending: list[tuple[int, int, object]] = []
     cpu = 0.0
     slowest = 0.0
     for n in range(len(box)):
@@ -52,14 +53,17 @@ def deal(seed: int, nuisance: float, reader: Reader) -> dict:
                 announced.append(event)
             elif isinstance(event, NeedsConfirmation):
                 questions.append(event)
-                pending.append((n + ANSWER_AFTER, event.index))
+                withdrawn += box.truth(event.frame).index == event.index - 1
+                shown = box.truth(event.frame).card  # what the dealer sees in the snapshot
+                answer = shown if shown is not None and shown == box.deck[event.index - 1] else box.deck[event.index]
+                pending.append((n + ANSWER_AFTER, event.index, answer))
             elif isinstance(event, CardReturned):
                 returned += 1
             elif isinstance(event, BoxEmpty):
                 empty += 1
         while pending and pending[0][0] <= n:
-            _, index = pending.pop(0)
-            tracker.confirm(index, box.deck[index])
+            _, index, answer = pending.pop(0)
+            tracker.confirm(index, answer)
     recorded = list(tracker.exposed)
     seen: set = set()
     duplicated = 0
@@ -72,8 +76,7 @@ def deal(seed: int, nuisance: float, reader: Reader) -> dict:
         "missed": sum(1 for i, c in enumerate(box.deck) if i >= len(recorded) or recorded[i] != c),
         "duplicated": duplicated,
         "wrong": sum(1 for e in announced if box.deck[e.index] != e.card),
-        "questions": len(questions), "returned": returned, "empty": empty, "latency": latency,
-        "reads": 0,
+        "questions": len(questions), "withdrawn": withdrawn, "returned": returned, "empty": empty, "latency": latency,
     }
 
 
@@ -81,7 +84,7 @@ def accuracy(deals: int, seed: int) -> None:
     reader = Reader()
     rng = np.random.default_rng(seed)
     totals = {"frames": 0, "cpu": 0.0, "missed": 0, "duplicated": 0, "wrong": 0, "questions": 0,
-              "returned": 0, "empty": 0}
+              "withdrawn": 0, "returned": 0, "empty": 0}
     latency: list[int] = []
     slowest = 0.0
     started = time.monotonic()
@@ -93,13 +96,14 @@ def accuracy(deals: int, seed: int) -> None:
         latency += r["latency"]
         slowest = max(slowest, r["slowest"])
         print(f"deal {d + 1:3d} nuisance {nuisance:.2f}: missed {r['missed']} duplicated {r['duplicated']} "
-              f"wrong {r['wrong']} questions {r['questions']} empty {r['empty']} "
+              f"wrong {r['wrong']} questions {r['questions']} (withdrawn {r['withdrawn']}) empty {r['empty']} "
               f"max latency {max(r['latency'], default=0)}", flush=True)
     ms = totals["cpu"] / totals["frames"] * 1000
     print(f"\n{deals} deals, {52 * deals} cards, {totals['frames']} frames "
           f"({time.monotonic() - started:.0f} s wall)")
     print(f"missed {totals['missed']}, duplicated {totals['duplicated']}, wrong {totals['wrong']}")
-    print(f"questions {totals['questions']} ({totals['questions'] / deals:.2f} per deal), "
+    print(f"questions {totals['questions']} ({totals['questions'] / deals:.2f} per deal; "
+          f"{totals['withdrawn']} withdrawn: no card had left the box), "
           f"empty box seen {totals['empty']} of {deals}")
     print(f"tracker CPU, reading included, one OpenCV thread: {ms:.2f} ms per frame = {1000 / ms:.0f} fps; "
           f"slowest frame {slowest * 1000:.1f} ms")

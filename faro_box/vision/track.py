@@ -186,13 +186,19 @@ class Tracker:
     # ---- input ----------------------------------------------------------------------------------
 
     def confirm(self, index: int, card: Card) -> None:
-        """The dealer's answer to ``NeedsConfirmation(index)``."""
+        """The dealer's answer to ``NeedsConfirmation(index)``: the card at ``index``; or the card
+        before it, still lying on top (a hand passed over it and the reader could not name it
+        again), which withdraws the question: no card was exposed."""
         if not 0 <= index < len(self._exposed) or self._exposed[index] is not None:
             raise VisionError(f"no card at index {index!r} is waiting for confirmation")
-        if card in self._exposed:
+        last = index == len(self._exposed) - 1
+        if last and index > 0 and card == self._exposed[index - 1]:
+            self._exposed.pop()
+        elif card in self._exposed:
             raise VisionError(f"{str(card)!r} was already dealt at index {self._exposed.index(card)}")
-        self._exposed[index] = card
-        if index == len(self._exposed) - 1:
+        else:
+            self._exposed[index] = card
+        if last:
             held, self._held = self._held, []
             for read, confidence, frame in held:
                 self._queued += self._take(read, confidence, frame, None)

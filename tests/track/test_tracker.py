@@ -97,18 +97,52 @@ def test_a_reading_the_deck_forbids_becomes_a_question_not_a_card():
     assert len(events) == 4
 
 
-def test_a_hand_passing_over_an_unreadable_top_card_is_not_a_new_card():
-    box = SimBox(seed=21, nuisance=1.0, cards=3, still=(40, 60))
-    hovered = any(s.mover < 0 and s.hx < 600 and s.base == 1 for s in box._steps[:box.expected()[2].frame])
-    assert hovered  # this seed's deal has a hand hovering over card 1 before it is dealt off
+def _hover_over_card_1(box):
+    """Frames where a hand covers card 1 and, after it, card 1 lies clean again."""
+    st, (e1, e2) = box._steps, (box.expected()[1].frame, box.expected()[2].frame)
+    covered = [n for n in range(e1, e2) if st[n].base == 1 and st[n].mover < 0 and not box.truth(n).clean]
+    first_run = [n for i, n in enumerate(covered) if n - i == covered[0]]
+    clean = [n for n in range(e1, e2) if first_run and n > first_run[-1] and box.truth(n).clean and st[n].base == 1]
+    return first_run, clean
 
-    def script(frame, card):  # after its first reading, card 1 becomes unreadable: a shadow, say
-        if card == box.deck[1] and frame > box.expected()[1].frame + 5:
+
+def test_a_hand_passing_over_an_unreadable_top_card_is_not_a_new_card():
+    box = SimBox(seed=22, nuisance=1.0, cards=3, still=(40, 60))
+    covered, clean_again = _hover_over_card_1(box)
+    assert covered and clean_again  # this deal has a hand hovering over card 1 before it is dealt off
+
+    def script(frame, card):  # after the hand, card 1 cannot be named: its best guess is itself
+        if card == box.deck[1] and frame > covered[0]:
             return Scripted(None, 0.4, (box.deck[1], C("2C")))
         return None
 
     events = run_box(box, TruthReader(box, script=script))
     assert [label(e) for e in events] == expected_labels(box)
+
+
+def test_the_dealer_withdraws_a_question_when_no_card_had_left_the_box():
+    box = SimBox(seed=22, nuisance=1.0, cards=3, still=(40, 60))
+    covered, _ = _hover_over_card_1(box)
+
+    def script(frame, card):  # after a hand passed over it, card 1 cannot be named, no guesses
+        if card == box.deck[1] and frame > covered[0]:
+            return Scripted(None, 0.3, ())
+        return None
+
+    reader = TruthReader(box, script=script)
+    tracker = Tracker(reader, window=box.window)
+    events = []
+    for n in range(len(box)):
+        reader.frame = n
+        for event in tracker.update(box.frame(n), n):
+            events.append(event)
+            if isinstance(event, NeedsConfirmation):
+                # The snapshot shows card 1 still on top: the dealer answers with it.
+                assert box.truth(event.frame).card == box.deck[1] and event.index == 2
+                tracker.confirm(event.index, box.deck[1])
+    assert sum(isinstance(e, NeedsConfirmation) for e in events) == 1
+    assert [label(e) for e in events if not isinstance(e, NeedsConfirmation)] == expected_labels(box)
+    assert tracker.exposed == box.deck[:3]
 
 
 def _cheap_deal(deck):
