@@ -48,9 +48,9 @@ def corner_regions(face: np.ndarray) -> list[np.ndarray]:
     """The index regions of a canonical face: top-left, and bottom-right turned upright."""
     x0, y0, x1, y1 = _INDEX_REGION
     h, w = face.shape[:2]
-    tl = face[round(y0 * h): round(y1 * h), round(x0 * w): round(x1 * w)]
-    turned = face[::-1, ::-1]
-    br = turned[round(y0 * h): round(y1 * h), round(x0 * w): round(x1 * w)]
+    r0, r1, c0, c1 = round(y0 * h), round(y1 * h), round(x0 * w), round(x1 * w)
+    tl = face[r0:r1, c0:c1]
+    br = face[h - r1: h - r0, w - c1: w - c0][::-1, ::-1]  # only the corner is turned, not the face
     return [np.ascontiguousarray(tl), np.ascontiguousarray(br)]
 
 

@@ -46,9 +46,11 @@ class _Votes:
     growth: float | None  # the whole pip's widening from its top (glyphs.pip_growth)
 
 
-def _similarity(feats: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """1 - ½·squared distance, by one matrix product (the templates' norms are ~1 plus aspect)."""
-    d2 = np.einsum("ij,ij->i", feats, feats) + float(v @ v) - 2.0 * (feats @ v)
+def _similarity(feats: np.ndarray, v: np.ndarray, squares: np.ndarray | None = None) -> np.ndarray:
+    """1 - ½·squared distance, by one matrix product (``squares``: the templates' squared norms)."""
+    if squares is None:
+        squares = np.einsum("ij,ij->i", feats, feats)
+    d2 = squares + (v * v).sum(axis=0) - 2.0 * (feats @ v)  # v may hold one query per column
     return 1.0 - 0.5 * d2
 
 
@@ -74,6 +76,9 @@ class Reader:
         # images: the nearest rival is nearer for the right class too, so it may ask a lower ratio.
         self.rank_accept = (self.RANK_ACCEPT[0], self.profile.margins[0])
         self.suit_accept = (self.SUIT_ACCEPT[0], self.profile.margins[1])
+        p = self.profile
+        self._rank_sq = np.einsum("ij,ij->i", p.rank_feats, p.rank_feats)
+        self._suit_sq = {k: np.einsum("ij,ij->i", v, v) for k, v in p.suit_feats.items()}
 
     def read(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None) -> Reading:
         image = check_image(image)
@@ -83,7 +88,7 @@ class Reader:
             index = read_index_region(image, View.CORNER)
             if index is None:
                 return Reading(None, 0.0, present=False, why="no card index in view")
-            return self._decide([self._votes(index_features(index))], pips=None)
+            return self._decide([self._votes(index_features(index))])
         quad = find_card(image)
         if quad is None:
             return Reading(None, 0.0, present=False, why="no card found")
@@ -100,20 +105,20 @@ class Reader:
             return self._read_by_face(face)
         if not votes:
             return Reading(None, 0.0, present=_looks_like_card(face), why="no readable index")
-        return self._decide(votes, pips=count_pips(face))
+        return self._decide(votes, face=face)
 
     def _votes(self, f: IndexFeatures) -> _Votes:
         p = self.profile
-        rank = np.max([_best_per_class(_similarity(p.rank_feats, r), p.rank_labels, 13, 1) for r in f.rank], axis=0)
-        if f.suit_whole is not None:
-            sim = _similarity(p.suit_feats["whole"], f.suit_whole)
-        else:
-            frac = max(f.suit_tops)
-            sim = _similarity(p.suit_feats[f"top{frac}"], f.suit_tops[frac])
+        # All segmentations of the rank glyph in one product: the templates are read once.
+        sims = _similarity(p.rank_feats, f.rank.T, self._rank_sq[:, None]).max(axis=1)
+        rank = _best_per_class(sims, p.rank_labels, 13, 1)
+        key = "whole" if f.suit_whole is not None else f"top{max(f.suit_tops)}"
+        sim = _similarity(p.suit_feats[key], f.suit_whole if f.suit_whole is not None
+                          else f.suit_tops[max(f.suit_tops)], self._suit_sq[key])
         suit = _best_per_class(sim, p.suit_labels, 4, 0)
         return _Votes(rank, suit, f.redness, f.pip_growth)
 
-    def _decide(self, votes: list[_Votes], *, pips: int | None) -> Reading:
+    def _decide(self, votes: list[_Votes], *, face: np.ndarray | None = None) -> Reading:
         rank_scores = np.mean([v.rank for v in votes], axis=0)
         suit_scores = np.mean([v.suit for v in votes], axis=0)
         redness = float(np.mean([v.redness for v in votes]))
@@ -129,7 +134,9 @@ class Reader:
         why = suit_why
         if len(votes) == 2 and any(int(np.argmax(v.rank)) != r_i for v in votes):
             why = why or "the two corners disagree on the rank"
-        if pips is not None and rank <= Rank.TEN and pips != int(rank):
+        # Pips are counted only when they can matter: a sure index rank of A–10 on a face view.
+        pips = count_pips(face) if face is not None and rank <= Rank.TEN and conf_rank >= 0.5 else None
+        if pips is not None and pips != int(rank):
             why = why or f"{pips} pips contradict the index {rank.symbol}"
         rank_ok = conf_rank >= 0.5 and "rank" not in why and "pips" not in why
         suit_ok = conf_suit >= 0.5 and not suit_why

@@ -40,8 +40,11 @@ def test_an_enrolled_deck_reads_995_percent_and_never_wrong(feeder):
 def test_the_generic_profile_abstains_rather_than_misreads_feeder_corners(feeder):
     result = evaluate(Reader(view=View.CORNER), feeder)
     assert result["wrong"] <= 0.01 and result["rank_wrong"] <= 0.01
-    assert result["rank_accuracy"] >= 0.30  # measured 33.8 %
-    assert result["accuracy"] >= 0.22  # measured 24.8 %
+    assert result["rank_accuracy"] >= 0.90  # measured 91.95 %
+    assert result["accuracy"] >= 0.88  # measured 90.82 %
+    for group, floor in (("2021-02", 0.88), ("2021-09", 0.89)):  # measured 90.5 %, 91.5 % (margin tuned on Feb)
+        sub = evaluate(Reader(view=View.CORNER), [t for t in feeder if t.group.startswith(group) and not t.empty])
+        assert sub["n_wrong"] == 0 and sub["accuracy"] >= floor, (group, sub)
 
 
 def test_the_generic_profile_abstains_rather_than_misreads_tabletop_ranks(shared_data):
@@ -49,4 +52,4 @@ def test_the_generic_profile_abstains_rather_than_misreads_tabletop_ranks(shared
     assert len(labels) == 210  # the single-card images
     result = evaluate(Reader(), labels)
     assert result["rank_wrong"] <= 0.01
-    assert result["rank_accuracy"] >= 0.05
+    assert result["rank_accuracy"] >= 0.20  # measured 21.9 % (find mode misses most of the rest)
