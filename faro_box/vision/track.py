@@ -105,8 +105,7 @@ def event_to_json(event: TrackEvent) -> dict[str, object]:
 @dataclass(frozen=True, slots=True)
 class TrackerSettings:
     # Frames without motion before a picture counts as still: one, since motion blur needs motion
-    # and the edge band already keeps hands out; so a card is read the frame after it settles
-    # and an unsure read retried twice, all within 3 frames.
+    # and the edge band already keeps hands out; so a card is read the frame after it settles.
     still_frames: int = 1
     level: int = 24  # grey levels a pixel must change by, beyond its neighbours', to count
     motion: float = 0.004  # share of changed pixels that is motion
@@ -114,7 +113,10 @@ class TrackerSettings:
     empty_frames: int = 3  # still frames showing no paper before the box counts as empty
     min_confidence: float = 0.0  # below this a named card still asks for confirmation
     candidates: int = 6
-    retries: int = 2  # an unsure read is tried again on the next still frames before asking
+    # An unsure read is tried again on each next still frame before the dealer is asked: a
+    # reader that needs a second or third look still announces within 3 frames; one that needs
+    # more announces late (at most 12 frames, 0.4 s at 30 fps), which beats a question.
+    retries: int = 10
     # While the dealer is asked about the top card, hold later readings until the answer comes
     # (it alone tells the asked card read at last from the next one). Without a dealer to answer
     # (faro-box track), False goes on: each later card is taken as the next one.
@@ -156,6 +158,7 @@ class Tracker:
         self._empty_checked = False
         self._empty = False
         self._tries = 0
+        self._unsure_read: tuple[ReadingLike, np.ndarray, _View, int] | None = None  # to act on if disturbed
         self._held: list[tuple[Card, float, int]] = []  # cards read while the top awaits the dealer
         self._queued: list[TrackEvent] = []  # events the dealer's answer released
         self._last_frame: int | None = None
@@ -204,6 +207,7 @@ class Tracker:
                 self._queued += self._take(read, confidence, frame, None)
 
     def new_deal(self) -> None:
+        self._unsure_read = None
         self._exposed.clear()
         self._held.clear()
         self._queued.clear()
@@ -212,6 +216,7 @@ class Tracker:
 
     def lost(self, frame: int | None = None) -> None:
         """The camera dropped out: whatever shows when it is back must be looked at afresh."""
+        self._queued += self._give_up()
         self._prev = None
         self._still = 0
         self._disturbed = True
@@ -230,18 +235,20 @@ class Tracker:
     def _step(self, image: np.ndarray, frame: int) -> list[TrackEvent]:
         view = self._look(image)
         s = self.settings
+        settled: list[TrackEvent] = []
         if self._prev is None or self._changed(view.grey, self._prev.grey) > s.motion:
             self._still = 0
             self._disturbed = True
             self._empty_checked = False
-            self._tries = 0
+            settled = self._give_up()
         else:
             self._still += 1
         self._prev = view
         if not view.visible:
             self._disturbed = True
-        if self._still < s.still_frames:
-            return []
+            settled = settled or self._give_up()
+        if settled or self._still < s.still_frames:
+            return settled
         if view.visible:
             if not self._disturbed:
                 self._ref = view  # follow the slow drift of the light
@@ -318,10 +325,27 @@ class Tracker:
     def _decide(self, image: np.ndarray, view: _View, frame: int) -> list[TrackEvent]:
         reading = self.reader.read(image, window=self._window_arg)
         self._tries += 1
+        if self._tries <= self.settings.retries and self._doubtful(reading.card, float(reading.confidence)):
+            # The next frame's noise may let the reader name it: read again then. Should the
+            # picture be disturbed first, this reading is the one to act on.
+            self._unsure_read = (reading, image.copy(), view, frame)
+            return []
+        return self._conclude(reading, image, view, frame)
+
+    def _give_up(self) -> list[TrackEvent]:
+        """The still picture ended while its reading was still unsure: act on the last reading,
+        so a card that lay too briefly to be read is asked about, never skipped."""
+        self._tries = 0
+        if self._unsure_read is None:
+            return []
+        reading, image, view, frame = self._unsure_read
+        return self._conclude(reading, image, view, frame)
+
+    def _conclude(self, reading: ReadingLike, image: np.ndarray, view: _View, frame: int) -> list[TrackEvent]:
+        self._unsure_read = None
+        self._tries = 0
         card = reading.card
         confidence = float(reading.confidence)
-        if self._tries <= self.settings.retries and self._doubtful(card, confidence):
-            return []  # the next frame's noise may let the reader name it: read again then
         self._disturbed, self._ref = False, view
         if card is None and not bool(getattr(reading, "present", True)) and self.window is None:
             return self._check_empty(frame)

@@ -83,6 +83,23 @@ def test_an_abstention_asks_the_dealer_and_never_guesses():
     assert tracker.exposed == box.deck[:5]
 
 
+def test_a_card_too_briefly_still_to_be_read_is_asked_about_never_skipped():
+    box = SimBox(seed=12, nuisance=0.5, cards=5, still=(4, 4))  # the dealer is quick
+    unreadable = box.deck[2]
+    reader = TruthReader(box, script=lambda frame, card: Scripted(None, 0.3, ()) if card == unreadable else None)
+    tracker = Tracker(reader, window=box.window, settings=TrackerSettings(retries=10))
+    events = []
+    for n in range(len(box)):
+        reader.frame = n
+        for event in tracker.update(box.frame(n), n):
+            events.append(event)
+            if isinstance(event, NeedsConfirmation):
+                assert box.truth(event.frame).card == unreadable  # the snapshot shows it
+                tracker.confirm(event.index, unreadable)
+    assert [label(e) for e in events] == [("card", 0, box.deck[0]), ("card", 1, box.deck[1]),
+                                          ("confirm", 2, None), ("card", 3, box.deck[3]), ("card", 4, box.deck[4])]
+
+
 def test_a_reading_the_deck_forbids_becomes_a_question_not_a_card():
     box = SimBox(seed=9, nuisance=0.3, cards=4)
     soda = box.deck[0]
