@@ -185,9 +185,11 @@ class TruthReader:
         return Reading(card, 1.0 if card else 0.0, (card,) if card else ())
 
 
-# Frames [start, stop) of the simulated 8-card deal (298 frames) that never arrive.
-OUTAGES = [(60, 80), (95, 200)] + [(a, a + random.Random(a).randint(1, min(120, 280 - a)))
-                                    for a in random.Random(REPEAT).sample(range(10, 250), REPEAT - 1)]
+# Frames [start, stop) of the simulated 8-card deal that never arrive; each outage ends at
+# least 30 frames before the video, so the last card has time to come to rest in view.
+FRAMES = len(SimBox(seed=3, cards=8))
+OUTAGES = [(60, 80), (95, 200)] + [(a, a + random.Random(a).randint(1, min(120, FRAMES - 30 - a)))
+                                    for a in random.Random(REPEAT).sample(range(10, FRAMES - 40), REPEAT - 1)]
 
 
 @pytest.mark.parametrize("gone", OUTAGES[:max(2, REPEAT)])
