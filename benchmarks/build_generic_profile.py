@@ -2,8 +2,10 @@
 
     python benchmarks/build_generic_profile.py
 
-Run it after changing the renderer, the glyph features or the profile format; the test
-``test_the_shipped_generic_profile_is_what_the_builder_makes`` fails until you do.
+It composes corner indices from the shipped glyph atlas (data/generic_glyphs.npz, drawn from
+typefaces by benchmarks/render_generic_glyphs.py) and our renderer's cards: numpy and OpenCV
+only. Run it after changing the atlas, the renderer, the glyph features or the profile format;
+the test ``test_the_shipped_generic_profile_is_what_the_builder_makes`` fails until you do.
 """
 
 from __future__ import annotations
