@@ -12,14 +12,14 @@ import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from faro_box.cards import Card, CardError, Rank
+from faro_box.cards import FULL_DECK, Card, CardError, Rank
 from faro_box.errors import VisionError
 
 
@@ -104,24 +104,86 @@ def timed(read: Callable[[np.ndarray], object], image: np.ndarray) -> tuple[obje
 
 def enroll(labels: Sequence[Label], *, view: str, name: str, window: list[float] | None = None):  # noqa: ANN201
     """A DeckProfile from one image per card (more are fine: every image adds templates)."""
+    pictures = ((label.card, load_image(label.path), str(label.path)) for label in labels if label.card is not None)
+    return enroll_pictures(pictures, view=view, name=name, window=window)
+
+
+def enroll_pictures(pictures: Iterable[tuple[Card, np.ndarray, str]], *, view: str, name: str,
+                    window: list[float] | None = None):  # noqa: ANN201
+    """The one enrolment path (labelled images and video stills alike): (card, image, where it
+    came from) -> a DeckProfile."""
     from faro_box.vision.locate import find_card, parse_window, warp_quad
     from faro_box.vision.profile import View, build_profile, sample_from_view
 
     v = View(view)
     samples = []
-    for label in labels:
-        if label.card is None:
-            continue
-        image = load_image(label.path)
+    for card, image, source in pictures:
         if v is View.FACE:
             quad = parse_window(window) if window is not None else find_card(image)
             if quad is None:
-                raise VisionError(f"no card found in the enrolment image {str(label.path)!r}")
+                raise VisionError(f"no card found in the enrolment image {source!r}")
             image = warp_quad(image, quad)
-        samples.append(sample_from_view(label.card, image, v))
+        samples.append(sample_from_view(card, image, v))
     if not samples:
         raise VisionError("the labels name no card to enrol")
     return build_profile(samples, name=name, view=v)
+
+
+def load_order(text: str) -> tuple[Card, ...]:
+    """``new-deck`` (spades A..K, hearts, diamonds, clubs: the order FULL_DECK lists) or ORDER.csv:
+    one card per line in the order dealt (``QH``; an optional ``card`` header, blank lines and a
+    leading ``path,`` column are ignored)."""
+    if text == "new-deck":
+        return FULL_DECK
+    path = Path(text)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise VisionError(f"cannot read the order file {text!r}: {exc}") from None
+    cards: list[Card] = []
+    for n, line in enumerate(lines, start=1):
+        field = line.split(",")[-1].strip()
+        if not field or (n == 1 and field.lower() == "card"):
+            continue
+        try:
+            card = Card.parse(field)
+        except CardError as exc:
+            raise VisionError(f"{text!r} line {n}: {exc}") from None
+        if card in cards:
+            raise VisionError(f"{text!r} line {n}: {str(card)!r} is named twice in the order")
+        cards.append(card)
+    if not cards:
+        raise VisionError(f"the order file {text!r} names no card")
+    return tuple(cards)
+
+
+def video_frames(path: str) -> Iterator[np.ndarray]:
+    """The frames of a video file, or a VisionError if OpenCV cannot open or decode it."""
+    if not Path(path).is_file():
+        raise VisionError(f"no video file at {path!r}")
+    capture = cv2.VideoCapture(path)
+    try:
+        ok, frame = capture.read() if capture.isOpened() else (False, None)
+        if not ok:
+            raise VisionError(f"{path!r} is not a video OpenCV can read")
+        while ok and frame is not None:
+            yield np.asarray(frame, np.uint8)
+            ok, frame = capture.read()
+    finally:
+        capture.release()
+
+
+def enroll_video(path: str, order: Sequence[Card], *, name: str, window: list[float] | None = None):  # noqa: ANN201
+    """A DeckProfile from a video of the deck dealt in ``order``: the first still, fully visible
+    frame after each change is one card."""
+    from faro_box.vision.stills import still_frames
+
+    stills = still_frames(video_frames(path), window=window)
+    if len(stills) != len(order):
+        raise VisionError(f"the video {path!r} shows {len(stills)} card(s) at rest, but the order names "
+                          f"{len(order)}: nothing enrolled")
+    pictures = ((card, image, f"{path} frame {n}") for card, (n, image) in zip(order, stills, strict=True))
+    return enroll_pictures(pictures, view="face", name=name, window=window)
 
 
 def evaluate(reader, labels: Sequence[Label], *, window: list[float] | None = None) -> dict:  # noqa: ANN001
@@ -184,9 +246,19 @@ def _summary(counts: Counter[str], confusions: Counter[str], groups: dict[str, C
 
 
 def _cmd_enroll(args: argparse.Namespace) -> int:
-    labels = load_labels(args.labels)
-    profile = enroll(labels, view=args.view, name=args.name or Path(args.labels).stem,
-                     window=parse_window_arg(args.window))
+    window = parse_window_arg(args.window)
+    if (args.labels is None) == (args.video is None):
+        raise VisionError("enroll takes either LABELS.csv or --video FILE --order ORDER")
+    if args.video is not None:
+        if args.order is None:
+            raise VisionError("--video needs --order new-deck or --order ORDER.csv (the order the cards were dealt)")
+        if args.view != "face":
+            raise VisionError(f"--video enrols whole faces, not --view {args.view!r}")
+        profile = enroll_video(args.video, load_order(args.order), name=args.name or Path(args.video).stem,
+                               window=window)
+    else:
+        profile = enroll(load_labels(args.labels), view=args.view, name=args.name or Path(args.labels).stem,
+                         window=window)
     profile.save(args.out)
     print(json.dumps({"profile": args.out, "view": profile.view.value, "rank_templates": len(profile.rank_labels),
                       "face_templates": len(profile.face_labels), "has_index": profile.has_index}))
@@ -234,8 +306,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = parser.add_subparsers(dest="vision_command", metavar="ACTION", required=True)
     views = ("face", "corner")
 
-    p = sub.add_parser("enroll", help="learn a deck profile from LABELS.csv (path,card; paths relative to it)")
-    p.add_argument("labels")
+    p = sub.add_parser("enroll", help="learn a deck profile from LABELS.csv (path,card; paths relative to it) "
+                       "or from a video of the deck dealt in a stated order")
+    p.add_argument("labels", nargs="?")
+    p.add_argument("--video", help="a video of the deck dealt through the box, one card after another")
+    p.add_argument("--order", help="with --video: new-deck, or ORDER.csv with one card per line in the order dealt")
     p.add_argument("--out", required=True, help="where to write the profile (.npz)")
     p.add_argument("--view", choices=views, default="face",
                    help="face: whole cards (found in the image, or --window); corner: index close-ups")
