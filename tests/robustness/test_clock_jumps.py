@@ -3,9 +3,12 @@ answers: nothing in the box may order, expire or throttle by the wall clock."""
 
 from __future__ import annotations
 
+import random
 import time
 
+import pytest
 from display_helpers import DECK, PIN
+from fault_repeat import REPEAT
 from starlette.testclient import TestClient
 
 from faro_box.display.pin import hash_pin
@@ -30,16 +33,20 @@ def _commands():
 class JumpingClock:
     """Wall times as a clockless Pi reports them: 1970, then 2026, then back, then far ahead."""
 
-    def __init__(self) -> None:
-        self.times = iter([0.0, 1.0, 1.7e9, 2.0, 1.2e9, 4.1e9, -5.0, 86400.0] * 10)
+    def __init__(self, rep: int) -> None:
+        rng = random.Random(rep)
+        first = [0.0, 1.0, 1.7e9, 2.0, 1.2e9, 4.1e9, -5.0, 86400.0]
+        self.times = iter(first + [rng.choice([0.0, -1e9, 1.7e9, 4.1e9]) + rng.uniform(-1e6, 1e6)
+                                   for _ in range(100)])
 
     def __call__(self) -> float:
         return next(self.times)
 
 
-def test_a_journal_written_under_a_jumping_clock_replays_in_order(tmp_path):
+@pytest.mark.parametrize("rep", range(REPEAT))
+def test_a_journal_written_under_a_jumping_clock_replays_in_order(tmp_path, rep):
     steady, jumping = tmp_path / "steady.sqlite", tmp_path / "jumping.sqlite"
-    for path, clock in ((steady, lambda: 1.7e9), (jumping, JumpingClock())):
+    for path, clock in ((steady, lambda: 1.7e9), (jumping, JumpingClock(rep))):
         with Journal(path, clock=clock) as journal:
             table = Table(journal)
             for command in _commands():

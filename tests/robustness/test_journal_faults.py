@@ -101,7 +101,8 @@ def test_the_table_takes_commands_again_once_space_returns(tmp_path):
     journal.close()
 
 
-def test_a_read_only_journal_refuses_through_the_dealer_page_and_shows_the_fault(tmp_path):
+@pytest.mark.parametrize("rep", range(REPEAT))
+def test_a_read_only_journal_refuses_through_the_dealer_page_and_shows_the_fault(tmp_path, rep):
     path = tmp_path / "journal.sqlite"
     journal = Journal(path)
     table = Table(journal)
@@ -110,6 +111,9 @@ def test_a_read_only_journal_refuses_through_the_dealer_page_and_shows_the_fault
     headers = {"x-csrf-token": csrf}
     start = {"type": "start_deal", "profile": "foster", "players": ["ann", "bob"]}
     assert client.post("/api/command", json=start, headers=headers).status_code == 200
+    cards = 2 * random.Random(rep).randint(0, 20) + 1
+    for index in range(cards):
+        table.handle(CardSeen(DECK[index], index))
     journal._conn.execute("PRAGMA query_only = ON")       # the card turned read-only
     before = _without_faults(table.state())
     bet = {"type": "place", "player": "ann", "spec": {"id": "a1", "kind": "rank", "ranks": ["9"], "stake": 2}}
@@ -121,7 +125,7 @@ def test_a_read_only_journal_refuses_through_the_dealer_page_and_shows_the_fault
     assert _without_faults(shown) == json.loads(json.dumps(before))
     journal.close()
     with Journal(path, readonly=True) as written:
-        assert [e.command.TYPE for e in written.entries()] == ["start_deal"]
+        assert [e.command.TYPE for e in written.entries()] == ["start_deal"] + ["card"] * cards
 
 
 def test_a_failed_write_that_reached_the_file_counts_as_written(tmp_path):
