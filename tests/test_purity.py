@@ -35,8 +35,9 @@ def test_pure_core_imports_nothing_from_the_edges(path):
 
 
 def test_the_package_imports_without_device_libraries():
-    import faro_box.cli  # noqa: F401
     import sys
+
+    import faro_box.cli  # noqa: F401
 
     for lib in ("picamera2", "RPi", "lgpio"):
         assert lib not in sys.modules
