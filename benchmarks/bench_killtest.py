@@ -3,6 +3,7 @@
     python benchmarks/bench_killtest.py                 # 50 kills of `faro-box replay` (a sample deal)
     python benchmarks/bench_killtest.py --runs 5 --target demo   # the demo (slow: it re-reads the video)
     python benchmarks/bench_killtest.py --total-kills 200        # runs until 200 SIGKILLs have landed
+    python benchmarks/bench_killtest.py --total-kills 200 --at-entries   # each kill mid-deal
 
 Each run starts the command on a fresh journal, kills it with SIGKILL after a random delay, may
 kill the restarted process again (up to --kills times), then lets a last restart finish. The
@@ -37,6 +38,17 @@ def commands(path: Path) -> list[str]:
     return rows
 
 
+def wait_for_entries(journal: Path, entries: int, process: subprocess.Popen) -> None:
+    """Until the journal holds at least ``entries`` entries (or the process ended)."""
+    while process.poll() is None:
+        try:
+            if journal.exists() and len(commands(journal)) >= entries:
+                return
+        except sqlite3.Error:   # not created yet, or being created
+            pass
+        time.sleep(0.002)
+
+
 def state_of(journal: Path, script: Path) -> dict:
     # Replaying a finished script on its journal adds nothing and prints the state.
     done = subprocess.run([*FARO_BOX, "replay", str(script), "--journal", str(journal), "--json"],
@@ -54,6 +66,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--total-kills", type=int, metavar="N",
                         help="instead of --runs: as many runs as it takes to deliver N SIGKILLs")
+    parser.add_argument("--at-entries", action="store_true",
+                        help="kill once the journal holds a random number of entries (1 .. all but one) "
+                             "plus 0-20 ms, so that every kill lands mid-deal")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     from table_scripts import sample_script
@@ -82,7 +97,11 @@ def main() -> int:
             for _ in range(rng.randint(1, args.kills)):
                 process = subprocess.Popen(command(journal, False), stdout=subprocess.DEVNULL,
                                            stderr=subprocess.DEVNULL)
-                time.sleep(rng.uniform(0.2, clean_seconds * 1.2))
+                if args.at_entries:
+                    wait_for_entries(journal, rng.randint(1, len(expected_commands) - 1), process)
+                    time.sleep(rng.uniform(0, 0.02))
+                else:
+                    time.sleep(rng.uniform(0.2, clean_seconds * 1.2))
                 if process.poll() is None:
                     os.kill(process.pid, signal.SIGKILL)
                     kills += 1
