@@ -249,6 +249,8 @@ def _cmd_enroll(args: argparse.Namespace) -> int:
     window = parse_window_arg(args.window)
     if (args.labels is None) == (args.video is None):
         raise VisionError("enroll takes either LABELS.csv or --video FILE --order ORDER")
+    if args.order is not None and args.video is None:
+        raise VisionError(f"--order {args.order!r} goes with --video (LABELS.csv names each image's card)")
     if args.video is not None:
         if args.order is None:
             raise VisionError("--video needs --order new-deck or --order ORDER.csv (the order the cards were dealt)")
