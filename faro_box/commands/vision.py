@@ -15,12 +15,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import cv2
-import numpy as np
+from typing import TYPE_CHECKING
 
 from faro_box.cards import FULL_DECK, Card, CardError, Rank
 from faro_box.errors import VisionError
+
+if TYPE_CHECKING:  # OpenCV and numpy load only when a vision command runs: `faro-box settle` starts fast
+    import numpy as np
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,8 @@ def load_labels(csv_path: str | Path) -> list[Label]:
 def load_image(path: Path) -> np.ndarray:
     if not path.is_file():
         raise VisionError(f"no image file at {str(path)!r}")
+    import cv2
+
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise VisionError(f"{str(path)!r} is not an image OpenCV can read")
@@ -161,6 +164,9 @@ def video_frames(path: str) -> Iterator[np.ndarray]:
     """The frames of a video file, or a VisionError if OpenCV cannot open or decode it."""
     if not Path(path).is_file():
         raise VisionError(f"no video file at {path!r}")
+    import cv2
+    import numpy as np
+
     capture = cv2.VideoCapture(path)
     try:
         ok, frame = capture.read() if capture.isOpened() else (False, None)
@@ -240,6 +246,8 @@ def _summary(counts: Counter[str], confusions: Counter[str], groups: dict[str, C
         result["by_group"] = {k: rates(v) for k, v in sorted(groups.items())}
     result["confusions"] = dict(confusions.most_common())
     if times:
+        import numpy as np
+
         result["ms_median"] = float(np.median(times))
         result["ms_p95"] = float(np.percentile(times, 95))
     return result
