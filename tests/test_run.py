@@ -82,5 +82,7 @@ def test_run_says_ready_pings_the_watchdog_journals_cards_and_stops_on_sigterm(t
     assert commands[0].TYPE == "start_deal" and commands[0].players == ("ann", "bob")
     from faro_box.vision.simbox import SimBox
 
-    first = [c for c in commands if c.TYPE == "card"]
-    assert first and first[0].index == 0 and first[0].card == str(SimBox(seed=0).deck[0])
+    # The reader may leave a card to the dealer ("unread"); every card it did name is the one dealt.
+    deck = SimBox(seed=0).deck
+    cards = [c for c in commands if c.TYPE == "card"]
+    assert cards and all(c.card == str(deck[c.index]) for c in cards)
