@@ -22,7 +22,8 @@ from faro_box.errors import DeviceError, VisionError
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("demo", help="deal a simulated faro deal through the whole box (no hardware)")
     parser.add_argument("--fast", action="store_true", help="do not wait for the camera's frame rate")
-    parser.add_argument("--port", type=int, default=8000, help="web display port (0: any free port; default 8000)")
+    parser.add_argument("--port", type=int, default=None,
+                        help="web display port (0: any free port; default 8000, or any free port when 8000 is taken)")
     parser.add_argument("--no-web", action="store_true", help="no web display, terminal only")
     parser.add_argument("--journal", metavar="PATH", help="journal the deal in this SQLite file (default: memory)")
     parser.add_argument("--seed", type=int, default=1, help="the shuffle and the simulated camera (default 1)")
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from faro_box.vision.simbox import FPS, SimBox
     from faro_box.vision.track import Tracker
 
-    if not 0 <= args.port <= 65535:
+    if args.port is not None and not 0 <= args.port <= 65535:
         raise DeviceError(f"--port must be 0..65535, not {args.port!r}")
     out = sys.stdout
     # --fast: the cards rest fewer frames in view; the same deck, bets and results.
@@ -83,12 +84,17 @@ def _attach_terminal(table: Any, out: Any, lang: str) -> None:
     TerminalView(out, lang=lang).attach(table)
 
 
-def _start_web(table: Any, port: int, snapshots: Path, lang: str, out: Any) -> Any:
+DEFAULT_PORT = 8000
+
+
+def _start_web(table: Any, port: int | None, snapshots: Path, lang: str, out: Any) -> Any:
     from faro_box.display.pin import hash_pin
-    from faro_box.display.web import create_app, serve
+    from faro_box.display.web import create_app, port_in_use, serve
 
     pin = f"{secrets.randbelow(10**6):06d}"
     app = create_app(table, pin_hash=hash_pin(pin), snapshot_dir=snapshots, lang=lang)
+    if port is None:  # the usual port unless another program holds it; a port asked for is kept
+        port = 0 if port_in_use("127.0.0.1", DEFAULT_PORT) else DEFAULT_PORT
     server = serve(app, "127.0.0.1", port, background=True)
     assert server is not None
     print(f"Audience page: {server.url}/", file=out)

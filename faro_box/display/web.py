@@ -539,6 +539,21 @@ class RunningServer:
             self.thread.join(timeout)
 
 
+def port_in_use(host: str, port: int) -> bool:
+    """Whether another program already listens on ``host:port`` (asked before uvicorn binds,
+    so a busy port is one clear error rather than a server thread dying in the background)."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return True
+    return False
+
+
 def serve(app: Starlette, host: str = "127.0.0.1", port: int = 8000, *, background: bool = False,
           log_level: str = "warning") -> RunningServer | None:
     """Run the display with uvicorn: in this thread (returns at shutdown) or in a background one.
@@ -548,6 +563,9 @@ def serve(app: Starlette, host: str = "127.0.0.1", port: int = 8000, *, backgrou
     """
     import uvicorn
 
+    if port and port_in_use(host, port):
+        from faro_box.errors import DeviceError
+        raise DeviceError(f"port {port!r} on {host!r} is already in use: choose another (0: any free port)")
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
                             timeout_graceful_shutdown=1, lifespan="on")
     server = uvicorn.Server(config)
