@@ -28,3 +28,23 @@ def chromium_path() -> str:
             pytest.fail("Chromium is required (FARO_BOX_REQUIRE_BROWSER) but not installed")
         pytest.skip("Chromium is not installed: browser tests skipped")
     return path
+
+
+# Chromium as root on a closed network: without these it tries to reach Google's hosts at start.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+@pytest.fixture(scope="module")
+def browser(chromium_path: str):
+    """Debian's headless Chromium driven by Playwright, one per test module."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if os.environ.get("FARO_BOX_REQUIRE_BROWSER"):
+            pytest.fail("Playwright is required (FARO_BOX_REQUIRE_BROWSER) but not installed")
+        pytest.skip("Playwright is not installed: browser tests skipped")
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

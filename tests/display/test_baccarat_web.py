@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +22,6 @@ SEED_08 = [START, {"type": "bank_bet", "player": "ann", "stake": 5}, {"type": "b
            {"type": "bank_call", "seat": "left", "draw": True}, {"type": "bank_confirm", "card": "2H"},
            {"type": "bank_call", "seat": "banker", "draw": False}]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-quic"]
 
 
 @pytest.fixture
@@ -87,15 +84,6 @@ def test_announcements_name_each_sides_result_in_three_languages() -> None:
     assert announce_coup(coup, "ru")[1] == "Правая сторона 7 против 5 у банка: выигрывает правая. Ann выигрывает 5."
     assert announce_coup(coup, "fr")[2] == ("La gauche 5 contre 5 pour la banque\u00a0: égalité, mises rendues. "
                                             "Bob reprend sa mise de 3.")
-
-
-@pytest.fixture(scope="module")
-def browser(chromium_path: str) -> Iterator[Any]:
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.mark.browser
