@@ -58,6 +58,14 @@ def _font_px(page: Any, selector: str) -> float:
     return float(page.eval_on_selector(selector, "e => parseFloat(getComputedStyle(e).fontSize)"))
 
 
+def _type_at_least(page: Any, selector: str, px: float) -> None:
+    """Fails unless the element's type reaches ``px``; waits out a redraw that replaces it."""
+    page.wait_for_function(
+        "([s, px]) => { const e = document.querySelector(s);"
+        " return e !== null && e.isConnected && parseFloat(getComputedStyle(e).fontSize) >= px; }",
+        arg=[selector, px], timeout=5000)
+
+
 def test_attract_screen_then_the_split_panel_and_the_odds(browser: Any, exhibit: dict[str, Any]) -> None:
     show, table = exhibit["show"], exhibit["table"]
     deals = bundled_deals()
@@ -74,7 +82,8 @@ def test_attract_screen_then_the_split_panel_and_the_odds(browser: Any, exhibit:
     # The QR code is drawn by the server, as SVG, for the phone page.
     assert page.eval_on_selector(".attract-qr img", "i => i.complete && i.naturalWidth > 0")
     # Large type: readable from 3 m.
-    assert _font_px(page, ".attract-next") >= 48 and _font_px(page, "#attract-panel p") >= 30
+    assert _font_px(page, ".attract-next") >= 48
+    _type_at_least(page, "#attract-panel p", 30)
     shot(page, "exhibit_attract.png")
 
     show.deal_starts(deals[0], 1)
@@ -88,7 +97,8 @@ def test_attract_screen_then_the_split_panel_and_the_odds(browser: Any, exhibit:
     assert "next turn splits" in odds and "bank's edge" in odds
     assert page.inner_text("#dealtitle") == "An early split"
     page.wait_for_function("(seq) => document.body.dataset.seq === seq", arg=str(table.state()["seq"]))
-    assert _font_px(page, "#panel p") >= 30 and _font_px(page, "#odds .big") >= 30
+    _type_at_least(page, "#panel p", 30)
+    _type_at_least(page, "#odds .big", 30)
     assert page.locator("#attract").is_hidden()
     shot(page, "exhibit_split_panel.png")
     for lang, title in (("ru", "Сплит: здесь банк зарабатывает"), ("fr", "Le doublet : là où gagne la banque")):
