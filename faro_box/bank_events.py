@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from faro_box import events
 from faro_box.errors import ScriptError
-from faro_box.events import MAX_CANDIDATES, MAX_SNAPSHOT, _card, _player, _text
+from faro_box.events import MAX_CANDIDATES, MAX_SNAPSHOT, BareCommand, _card, _player, _text
 
 SIDES = ("right", "left")
 SEATS = ("right", "left", "banker")
@@ -204,21 +204,15 @@ class BankCall:
 
 
 @dataclass(frozen=True)
-class BankerLeaves:
+class BankerLeaves(BareCommand):
     TYPE: ClassVar[str] = "bank_leave"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE}
 
 
 @dataclass(frozen=True)
-class BankUndo:
+class BankUndo(BareCommand):
     """Take back the last card (and whatever the table took after it)."""
 
     TYPE: ClassVar[str] = "bank_undo"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE}
 
 
 BankCommand = (StartBank | BankBet | Banco | LeaveOn | BankCard | BankUnread | BankConfirm | BankCall

@@ -122,8 +122,10 @@ class PlaceBet:
 
 
 @dataclass(frozen=True)
-class WithdrawBet:
-    TYPE: ClassVar[str] = "withdraw"
+class _OnBet:
+    """A player's word about one of his bets (withdraw, bar, release): the same two fields."""
+
+    TYPE: ClassVar[str]
     player: str
     bet_id: str
 
@@ -136,35 +138,22 @@ class WithdrawBet:
 
 
 @dataclass(frozen=True)
-class BarBet:
+class WithdrawBet(_OnBet):
+    TYPE: ClassVar[str] = "withdraw"
+
+
+@dataclass(frozen=True)
+class BarBet(_OnBet):
     """The player freezes a bet: it neither wins nor loses until he says "it goes"."""
 
     TYPE: ClassVar[str] = "bar"
-    player: str
-    bet_id: str
-
-    def __post_init__(self) -> None:
-        _player(self.player)
-        _text(self.bet_id, "a bet id", MAX_BET_ID)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "player": self.player, "bet_id": self.bet_id}
 
 
 @dataclass(frozen=True)
-class ReleaseBet:
+class ReleaseBet(_OnBet):
     """"It goes": a barred bet plays again."""
 
     TYPE: ClassVar[str] = "release"
-    player: str
-    bet_id: str
-
-    def __post_init__(self) -> None:
-        _player(self.player)
-        _text(self.bet_id, "a bet id", MAX_BET_ID)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "player": self.player, "bet_id": self.bet_id}
 
 
 @dataclass(frozen=True)
@@ -238,27 +227,28 @@ class ConfirmCard:
 
 
 @dataclass(frozen=True)
-class UndoCard:
+class BareCommand:
+    """A command that is its type alone (undo, end of deal, misdeal, the banker leaving)."""
+
+    TYPE: ClassVar[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE}
+
+
+@dataclass(frozen=True)
+class UndoCard(BareCommand):
     TYPE: ClassVar[str] = "undo"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE}
-
 
 @dataclass(frozen=True)
-class EndDeal:
+class EndDeal(BareCommand):
     TYPE: ClassVar[str] = "end_deal"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE}
-
 
 @dataclass(frozen=True)
-class Misdeal:
+class Misdeal(BareCommand):
     TYPE: ClassVar[str] = "misdeal"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE}
 
 
 Command = (StartDeal | PlaceBet | WithdrawBet | BarBet | ReleaseBet | CardSeen | CardUnread | ConfirmCard
