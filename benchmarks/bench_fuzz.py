@@ -9,13 +9,18 @@ The targets and their checks are tests/robustness/fuzz_targets.py (the test suit
 examples of each). A case is a crash when it ends in anything but acceptance or one of our own
 clear refusals (a FaroBoxError with a message, an HTTP refusal with a JSON error and nothing
 changed), and a hang when it takes longer than --hang seconds. With --budget a target stops
-after the chunk that passes that many seconds, and the table shows how many cases ran. Hypothesis runs in chunks of
---chunk examples with consecutive seeds, so its bookkeeping stays small over 100,000 cases.
+once that many seconds have passed, and the table shows how many cases ran.
+
+Every case is a distinct input: an input drawn again is skipped (the "repeats" column) rather
+than run and counted twice. Inputs come from Hypothesis's generator without its search engine
+(see drawn()); --engine draws through @given as the test suite does. CPU seconds are this
+process's own, so the figures mean the same on a busy machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -38,65 +43,118 @@ def _alarm(signum, frame):  # noqa: ARG001
     raise Hang()
 
 
-def run_target(name: str, cases: int, chunk: int, hang: float, seed: int, budget: float | None) -> dict:
-    from fuzz_targets import Crash, targets
+OVERRUN = object()
+
+
+def drawn(strategy, seed: int, engine: bool, chunk: int):
+    """Values drawn from ``strategy``, endlessly.
+
+    By default each value comes from Hypothesis's own generator (a ConjectureData with its
+    standard provider: the same biased choices, boundary values and sizes its generate phase
+    makes) without the engine's search around earlier examples, which for a long run costs
+    more than drawing and mostly yields near-repeats. ``engine`` runs @given in chunks of
+    ``chunk`` examples with consecutive seeds instead (slower; as the suite does).
+    """
+    import random
+
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hypothesis_seed
+
+    if not engine:
+        from hypothesis.control import BuildContext
+        from hypothesis.errors import StopTest
+        from hypothesis.internal.conjecture.data import ConjectureData
+
+        rng = random.Random(seed)
+        while True:
+            data = ConjectureData(random=rng)
+            try:
+                with BuildContext(data, wrapped_test=None):
+                    value = data.draw(strategy)
+            except StopTest:          # past Hypothesis's length limit or filtered out: no input
+                yield OVERRUN
+                continue
+            yield value
+    n = 0
+    while True:
+        got: list = []
+
+        @hypothesis_seed(seed * 1_000_003 + n)
+        @settings(max_examples=chunk, deadline=None, database=None, phases=[Phase.generate],
+                  suppress_health_check=list(HealthCheck))
+        @given(strategy)
+        def run(value, got=got) -> None:
+            got.append(value)
+
+        run()
+        n += 1
+        yield from got or [OVERRUN]
+
+
+def input_key(value) -> bytes:
+    """Equal inputs, equal keys: a repeated input is skipped, not run and counted again."""
+    return hashlib.blake2b(repr(value).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def run_target(name: str, cases: int, hang: float, seed: int, budget: float | None, engine: bool = False,
+               chunk: int = 5_000) -> dict:
+    from fuzz_targets import Crash, targets
 
     target = targets()[name]()
     counts = {"accepted": 0, "refused": 0, "crashes": 0, "hangs": 0}
     findings: list[str] = []
-    slowest = 0.0
+    seen: set[bytes] = set()
+    repeats = overruns = 0
+    slowest, slowest_input = 0.0, ""
     started = time.perf_counter()
     cpu_started = time.process_time()
     signal.signal(signal.SIGALRM, _alarm)
-
-    def one(value) -> None:
-        nonlocal slowest
-        t0 = time.perf_counter()
-        signal.setitimer(signal.ITIMER_REAL, hang)
-        try:
-            counts[target.check(value)] += 1
-        except Hang:
-            counts["hangs"] += 1
-            findings.append(f"hang: {value!r:.300}")
-        except Crash as exc:
-            counts["crashes"] += 1
-            findings.append(f"{exc} <- {value!r:.300}")
-        except Exception as exc:  # noqa: BLE001 - a fault of the harness counts as a crash too
-            counts["crashes"] += 1
-            findings.append(f"{type(exc).__name__}: {exc} <- {value!r:.300}")
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-        slowest = max(slowest, time.perf_counter() - t0)
-
+    total = 0
     try:
-        done = 0
-        n = 0
-        while done < cases and (budget is None or time.perf_counter() - started < budget):
-            size = min(chunk, cases - done)
-
-            @hypothesis_seed(seed * 1_000_003 + n)
-            @settings(max_examples=size, deadline=None, database=None, phases=[Phase.generate],
-                      suppress_health_check=list(HealthCheck))
-            @given(target.strategy)
-            def run(value) -> None:
-                one(value)
-
-            before = sum(counts.values())
-            run()
-            ran = sum(counts.values()) - before
-            done += ran if ran else size     # a chunk that generated nothing must still end the loop
-            n += 1
-            print(f"  {name}: {sum(counts.values()):,} cases, {time.perf_counter() - started:.0f} s", flush=True)
+        for value in drawn(target.strategy, seed, engine, chunk):
+            if total >= cases or (budget is not None and time.perf_counter() - started > budget):
+                break
+            if value is OVERRUN:
+                overruns += 1
+                continue
+            key = input_key(value)
+            if key in seen:
+                repeats += 1
+                if repeats > 20 * cases:
+                    break               # the strategy has no more new inputs to give
+                continue
+            seen.add(key)
+            t0 = time.perf_counter()
+            signal.setitimer(signal.ITIMER_REAL, hang)
+            try:
+                counts[target.check(value)] += 1
+            except Hang:
+                counts["hangs"] += 1
+                findings.append(f"hang: {value!r:.300}")
+            except Crash as exc:
+                counts["crashes"] += 1
+                findings.append(f"{exc} <- {value!r:.300}")
+            except Exception as exc:  # noqa: BLE001 - a fault of the harness counts as a crash too
+                counts["crashes"] += 1
+                findings.append(f"{type(exc).__name__}: {exc} <- {value!r:.300}")
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            took = time.perf_counter() - t0
+            if took > slowest:
+                slowest, slowest_input = took, f"{value!r:.120}"
+            total += 1
+            if total % 5_000 == 0:
+                print(f"  {name}: {total:,} cases, {time.perf_counter() - started:.0f} s, "
+                      f"cpu {time.process_time() - cpu_started:.0f} s", flush=True)
     finally:
         target.close()
     seconds = time.perf_counter() - started
-    total = sum(counts.values())
-    return {"target": target.name, "key": name, "cases": total, **counts, "seconds": round(seconds, 1),
+    return {"target": target.name, "key": name, "cases": total, **counts, "repeats_skipped": repeats,
+            "overruns": overruns, "seconds": round(seconds, 1),
             "cpu_seconds": round(time.process_time() - cpu_started, 1),
-            "cases_per_s": round(total / seconds, 1) if seconds else None,
-            "slowest_case_ms": round(slowest * 1000, 1), "findings": findings[:10]}
+            "cases_per_cpu_s": round(total / max(time.process_time() - cpu_started, 1e-9), 1),
+            "slowest_case_ms": round(slowest * 1000, 1), "slowest_input": slowest_input,
+            "findings": findings[:10]}
 
 
 # ----- atheris: coverage-guided fuzzing of the byte-level parsers --------------------------------
@@ -174,7 +232,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cases", type=int, default=100_000, help="hypothesis cases per target")
     parser.add_argument("--targets", nargs="*", default=list(targets()), choices=list(targets()))
-    parser.add_argument("--chunk", type=int, default=5_000)
+    parser.add_argument("--engine", action="store_true",
+                        help="draw through Hypothesis's engine (@given in chunks) instead of its generator alone")
+    parser.add_argument("--chunk", type=int, default=5_000, help="examples per @given run with --engine")
     parser.add_argument("--hang", type=float, default=10.0, help="seconds before one case counts as a hang")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", type=float, metavar="SECONDS",
@@ -184,7 +244,8 @@ def main() -> int:
     args = parser.parse_args()
 
     print(f"python {platform.python_version()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}", flush=True)
-    results = [run_target(name, args.cases, args.chunk, args.hang, args.seed, args.budget) for name in args.targets]
+    results = [run_target(name, args.cases, args.hang, args.seed, args.budget, args.engine, args.chunk)
+               for name in args.targets]
     if args.atheris:
         try:
             import atheris  # noqa: F401
@@ -193,14 +254,19 @@ def main() -> int:
         else:
             results += run_atheris(args.atheris, args.hang)
     print()
-    print(f"{'target':36} {'cases':>9} {'accepted':>9} {'refused':>9} {'crash':>6} {'hang':>5} {'s':>7} {'/s':>7}")
+    print(f"{'target':36} {'cases':>9} {'accepted':>9} {'refused':>9} {'crash':>6} {'hang':>5} {'repeats':>8} "
+          f"{'s':>7} {'cpu s':>7} {'slowest ms':>10}")
     for r in results:
         if "runs" in r:
-            print(f"{r['target']:36} {r['runs']:>9,} {'':>9} {'':>9} {r['crashes']:>6} {'':>5} {r['seconds']:>7}")
+            print(f"{r['target']:36} {r['runs']:>9,} {'':>9} {'':>9} {r['crashes']:>6} {'':>5} {'':>8} "
+                  f"{r['seconds']:>7} {r['cpu_seconds']:>7}")
             continue
         print(f"{r['target']:36} {r['cases']:>9,} {r['accepted']:>9,} {r['refused']:>9,} {r['crashes']:>6} "
-              f"{r['hangs']:>5} {r['seconds']:>7} {r['cases_per_s']:>7}")
+              f"{r['hangs']:>5} {r['repeats_skipped']:>8,} {r['seconds']:>7} {r['cpu_seconds']:>7} "
+              f"{r['slowest_case_ms']:>10}")
     for r in results:
+        if r.get("slowest_input"):
+            print(f"{r['target']}: slowest case {r['slowest_case_ms']} ms: {r['slowest_input']}")
         for finding in r["findings"]:
             print(f"{r['target']}: {finding}")
     if args.json:

@@ -9,14 +9,15 @@ server error, a refused input that changed something) raises ``Crash``.
 
 from __future__ import annotations
 
-import copy
 import json
+import pickle
 import sqlite3
 import sys
 import tempfile
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -52,13 +53,23 @@ def refused(exc: BaseException) -> str:
 
 # ----- generic JSON and mutations ---------------------------------------------------------------
 
-SCALARS = (st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+NON_NULL = (st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
            | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=30)
            | st.sampled_from(["", "AS", "10h", "Q♥", "banker", "foster", "rank", "group", "call", "high",
                               "odd", "even", "win_lose", "red", "black", "K", "9", "ann", "bob", "a1",
                               "\x00", "x" * 300]))
-JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=6)
-                    | st.dictionaries(st.text(max_size=12), inner, max_size=6), max_leaves=25)
+SCALARS = st.none() | NON_NULL
+# Sizes are kept small so that a case costs little to draw; inputs too big or too deep for the
+# box are separate, cheap strategies (OVERSIZE, the nesting cases) rather than a tail of this one.
+JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=5)
+                    | st.dictionaries(st.text(max_size=12), inner, max_size=5), max_leaves=12)
+# A value put into a document by one edit.
+VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
+                      | st.dictionaries(st.text(max_size=12), inner, max_size=4), max_leaves=6)
+# Past every limit: names, ids, stakes and lists from just over the limit to 10 MB.
+BIG_TEXT = st.builds(lambda n, c: c * n, st.sampled_from([41, 2_001, 100_001, 1 << 20, 10_000_000]),
+                     st.sampled_from(["x", "é", "\x00", "9"]))
+OVERSIZE = BIG_TEXT | st.builds(lambda n: ["9"] * n, st.sampled_from([21, 501, 100_001]))
 
 
 def _paths(doc: Any, prefix: tuple = ()) -> list[tuple]:
@@ -74,7 +85,7 @@ def _paths(doc: Any, prefix: tuple = ()) -> list[tuple]:
 
 def mutate(doc: Any, ops: list[tuple[int, int, Any]]) -> Any:
     """Apply (where, how, value) edits: replace, delete, insert next to, or deepen a node."""
-    doc = copy.deepcopy(doc)
+    doc = pickle.loads(pickle.dumps(doc))       # a deep copy at a tenth of copy.deepcopy's cost
     for where, how, value in ops:
         paths = _paths(doc)
         path = paths[where % len(paths)]
@@ -100,12 +111,19 @@ def mutate(doc: Any, ops: list[tuple[int, int, Any]]) -> Any:
     return doc
 
 
-OPS = st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 4), JSON), min_size=1, max_size=4)
+def rarely(common: st.SearchStrategy[Any], rare: st.SearchStrategy[Any], one_in: int) -> st.SearchStrategy[Any]:
+    """``rare`` about once in ``one_in`` draws (a costly input need not be drawn as often)."""
+    return st.integers(0, one_in - 1).flatmap(lambda i: rare if i == 0 else common)
+
+
+SMALL_OPS = st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 4), VALUES), min_size=1, max_size=4)
+OVERSIZE_OPS = st.tuples(st.integers(0, 10_000), st.sampled_from([0, 2]), OVERSIZE).map(lambda op: [op])
+OPS = rarely(SMALL_OPS, OVERSIZE_OPS, 10)
 # What a TOML file can hold: no null, but dates and times.
 TOML_VALUES = st.recursive(
-    SCALARS.filter(lambda v: v is not None) | st.datetimes() | st.dates() | st.times(),
-    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=12), inner, max_size=6),
-    max_leaves=25)
+    NON_NULL | st.datetimes() | st.dates() | st.times(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
+    max_leaves=6)
 TOML_OPS = st.lists(st.tuples(st.integers(1, 10_000), st.integers(0, 4), TOML_VALUES), min_size=1, max_size=4)
 
 
@@ -126,9 +144,14 @@ EDITS = st.lists(st.tuples(st.integers(0, 100_000), st.integers(0, 8), st.text(m
 
 # ----- deal scripts ------------------------------------------------------------------------------
 
-SCRIPTS = st.one_of(mutated(st.integers(1, 50).map(sample_script)), JSON,
+@cache
+def _script(seed: int) -> dict:
+    return sample_script(seed)      # never changed: mutate() copies it first
+
+
+SCRIPTS = st.one_of(mutated(st.integers(1, 50).map(_script)), JSON,
                     st.builds(lambda d, g: {**d, "game": g} if isinstance(d, dict) else d,
-                              mutated(st.integers(1, 50).map(sample_script)),
+                              mutated(st.integers(1, 50).map(_script)),
                               st.sampled_from(["baccarat_banque", "faro", 7])))
 
 
@@ -311,15 +334,21 @@ class FirmwareTarget:
 
 # ----- the journal: damaged rows and damaged files -----------------------------------------------
 
-COMMAND_TEXTS = st.one_of(
-    st.builds(lambda d: json.dumps(d), mutated(st.sampled_from([
-        {"type": "start_deal", "profile": "foster", "players": ["ann", "bob"], "house_rules": {}},
-        {"type": "card", "card": "AS", "index": 0, "confidence": 0.9, "frame": None},
-        {"type": "place", "player": "ann", "spec": {"id": "a1", "kind": "rank", "ranks": ["9"], "stake": 2}},
-        {"type": "undo"}, {"type": "confirm", "index": 1, "card": "KD"}]))),
-    st.text(max_size=60))
-ROWS = st.lists(st.tuples(st.integers(-2, 12), st.one_of(st.none(), st.integers(-1, 3)), COMMAND_TEXTS),
-                max_size=8)
+JOURNAL_COMMANDS = st.sampled_from([
+    {"type": "start_deal", "profile": "foster", "players": ["ann", "bob"], "house_rules": {}},
+    {"type": "card", "card": "AS", "index": 0, "confidence": 0.9, "frame": None},
+    {"type": "place", "player": "ann", "spec": {"id": "a1", "kind": "rank", "ranks": ["9"], "stake": 2}},
+    {"type": "undo"}, {"type": "confirm", "index": 1, "card": "KD"}])
+COMMAND_TEXTS = st.one_of(st.builds(lambda d: json.dumps(d), mutated(JOURNAL_COMMANDS, SMALL_OPS)),
+                          st.text(max_size=60))
+SEQS = st.integers(-2, 12)
+DEALS = st.one_of(st.none(), st.integers(-1, 3))
+# Rows past the limits: a start of deal, then one command with a field from just over a limit to 10 MB.
+BIG_ROWS = st.builds(lambda deal, seq, text: [(0, deal, json.dumps({"type": "start_deal", "profile": "foster",
+                                                                   "players": ["ann", "bob"], "house_rules": {}})),
+                                              (seq, deal, text)],
+                     DEALS, st.integers(1, 3), st.builds(json.dumps, mutated(JOURNAL_COMMANDS, OVERSIZE_OPS)))
+ROWS = rarely(st.lists(st.tuples(SEQS, DEALS, COMMAND_TEXTS), max_size=8), BIG_ROWS, 20)
 FILE_DAMAGE = st.lists(st.tuples(st.integers(0, 1 << 20), st.binary(min_size=1, max_size=16)), min_size=1, max_size=4)
 
 
