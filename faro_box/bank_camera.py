@@ -3,6 +3,11 @@
 A card read becomes ``BankCard``; a card the reader would not name becomes ``BankUnread`` (the
 dealer names it). A reading the table refuses (a fourth copy, a card while the coup waits for a
 call) is reported as a camera fault for the dealer, who enters the card by hand: nothing is guessed.
+
+After a restart mid-bank (``lying``: the last card the bank took) the watcher starts afresh, and
+the card still lying on the reading spot would be read a second time. So the first card seen
+then is taken as that card when it reads as it (or cannot be read), and the dealer is told, as a
+camera fault, to enter the card by hand should it have been a new one.
 """
 
 from __future__ import annotations
@@ -28,14 +33,27 @@ def shown_to_command(event: ShownEvent) -> BankCommand:
 class BankCamera:
     """Feeds frames to a watcher and its events to a table (``table.handle``, ``report_fault``)."""
 
-    def __init__(self, table: Any, watcher: ShownCardWatcher) -> None:
+    def __init__(self, table: Any, watcher: ShownCardWatcher, *, lying: str | None = None,
+                 min_confidence: float = 0.0) -> None:
         self.table = table
         self.watcher = watcher
+        self.lying = lying
+        self.min_confidence = min_confidence  # a reading less sure than this goes to the dealer
 
     def frame(self, image: np.ndarray, number: int) -> list[BankCommand]:
         taken: list[BankCommand] = []
         for event in self.watcher.update(image, number):
             command = shown_to_command(event)
+            if isinstance(command, BankCard) and command.confidence < self.min_confidence:
+                command = BankUnread((command.card,))
+            if self.lying is not None:
+                lying, self.lying = self.lying, None
+                if not isinstance(command, BankCard) or command.card == lying:
+                    seen = command.card if isinstance(command, BankCard) else "a card the reader cannot name"
+                    self.table.report_fault("camera", f"after the restart the reading spot shows {seen}, "
+                                            f"taken as the last card dealt ({lying}); if a new card was "
+                                            "dealt, enter it by hand")
+                    continue
             try:
                 self.table.handle(command)
             except FaroBoxError as exc:

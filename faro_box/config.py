@@ -5,6 +5,7 @@ Every key is known: an unknown key or a bad value raises ConfigError naming the 
 back to a default on a box nobody is watching. The result is frozen dataclasses.
 
     journal = "/var/lib/faro-box/journal.sqlite"
+    game = "faro" | "baccarat_banque"
     profile = "foster"
     players = ["ann", "bob"]
     pin_hash = "scrypt$16384$8$1$..."        # faro-box pin
@@ -15,6 +16,7 @@ back to a default on a box nobody is watching. The result is frozen dataclasses.
                        geometry = {rod_length, bead, gap}
     [buttons]          enabled; undo; confirm; new_deal; bounce_time; stuck_after
     [display]          web; host = "127.0.0.1"; port = 8000; terminal; language; speech; lcd = {...}
+    [bank]             banker; fund; sides = {player = "right" | "left"}   (baccarat_banque only)
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from faro_box.events import MAX_PLAYERS, StartDeal
 from faro_box.limits import MAX_CONFIG_CHARS, read_limited
 
 CAMERA_SOURCES = ("picamera2", "synthetic")
+GAMES = ("faro", "baccarat_banque")
+BANK_SIDES = ("right", "left")
 CASE_KEEPER_KINDS = ("screen", "fake", "led", "servo")
 LANGUAGES = ("en", "ru", "fr")
 LED_PINS = ("data", "clock", "latch", "enable")
@@ -239,9 +243,31 @@ class DisplayConfig:
     lcd: LcdConfig = field(default_factory=LcdConfig, metadata={"section": LcdConfig})
 
 
+def _fund(key: str, value: object) -> int:
+    from faro_box.bank_events import MAX_FUND
+
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_FUND:
+        raise _fail(key, f"a whole number of chips from 1 to {MAX_FUND}", value)
+    return value
+
+
+@dataclass(frozen=True)
+class BankConfig:
+    """The bank a Baccarat Banque box opens at start (the dealer's page can open another)."""
+
+    banker: str | None = _spec(_text)
+    fund: int | None = _spec(_fund)
+    sides: dict[str, str] = _spec(_table_of(_choice(BANK_SIDES)), factory=dict)
+
+    @property
+    def given(self) -> bool:
+        return self.banker is not None or self.fund is not None or bool(self.sides)
+
+
 @dataclass(frozen=True)
 class Config:
     journal: str = _spec(_text, "/var/lib/faro-box/journal.sqlite")
+    game: str = _spec(_choice(GAMES), "faro")
     profile: str = _spec(_text, "foster")
     players: tuple[str, ...] = _spec(_players, ())
     house_rules: dict[str, Any] = _spec(_house_rules, factory=dict)
@@ -252,6 +278,16 @@ class Config:
                                           metadata={"section": CaseKeeperConfig})
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig, metadata={"section": ButtonsConfig})
     display: DisplayConfig = field(default_factory=DisplayConfig, metadata={"section": DisplayConfig})
+    bank: BankConfig = field(default_factory=BankConfig, metadata={"section": BankConfig})
+
+    def start_bank(self) -> Any:
+        """The StartBank the configuration names, or None (the dealer's page opens the bank)."""
+        from faro_box.bank_events import StartBank
+
+        if not self.players:
+            return None
+        assert self.bank.banker is not None and self.bank.fund is not None  # _check_bank saw to it
+        return StartBank(self.players, dict(self.bank.sides), self.bank.banker, self.bank.fund)
 
 
 def _build(cls: type, doc: object, prefix: str) -> Any:
@@ -273,18 +309,58 @@ def _build(cls: type, doc: object, prefix: str) -> Any:
 
 def parse_config(doc: Mapping[str, Any]) -> Config:
     config: Config = _build(Config, dict(doc), "")
-    _check_whole(config)
+    if config.game == "baccarat_banque":
+        _check_bank(config, doc)
+    else:
+        _check_whole(config)
     return config
+
+
+def _check_bank(config: Config, doc: Mapping[str, Any]) -> None:
+    """A Baccarat Banque box: faro's keys mean nothing there, so they are refused, not ignored."""
+    for key, what in (("profile", "faro's profile does"), ("house_rules", "faro's house rules do")):
+        if key in doc:
+            raise ConfigError(f"{key}: {what} not apply to a Baccarat Banque bank (game = 'baccarat_banque'): "
+                              "remove the key")
+    if config.camera.window is not None:
+        raise ConfigError("camera.window: a Baccarat Banque bank reads each card in find mode as it leaves "
+                          "the shoe, without a calibrated window: remove the key")
+    _check_devices(config)
+    bank = config.bank
+    if not config.players:
+        if bank.given:
+            raise ConfigError("players: the [bank] section needs the players (everyone but the banker, "
+                              "in the order bets are taken)")
+        return
+    for key, value in (("bank.banker", bank.banker), ("bank.fund", bank.fund)):
+        if value is None:
+            raise ConfigError(f"{key}: a bank with players needs its banker and fund")
+    from faro_box.baccarat import Bank, Side
+
+    try:
+        start = config.start_bank()
+        Bank(start.players, {p: Side(s) for p, s in start.sides.items()}, start.banker, start.fund)
+    except FaroBoxError as exc:
+        text = str(exc)
+        key = "bank.banker" if "banker" in text else "bank.sides" if "side" in text else "players"
+        raise ConfigError(f"{key}: {exc}") from None
 
 
 def _check_whole(config: Config) -> None:
     from faro_box.rules import find_profile
-    from faro_box.rules.beads import BeadGeometry
 
     try:
         find_profile(config.profile).with_rules(config.house_rules)
     except FaroBoxError as exc:
         raise ConfigError(f"profile: {exc}") from None
+    if config.bank.given:
+        raise ConfigError("bank: only a Baccarat Banque box (game = 'baccarat_banque') has a bank section")
+    _check_devices(config)
+
+
+def _check_devices(config: Config) -> None:
+    from faro_box.rules.beads import BeadGeometry
+
     try:
         BeadGeometry.from_mapping(config.case_keeper.geometry)
     except ConfigError as exc:

@@ -1,9 +1,11 @@
 """``faro-box run [--config FILE]``: the appliance.
 
 camera -> tracker -> table (journal first) -> case-keeper, web kiosk, terminal, LCD, speech;
-the dealer's GPIO buttons. Under systemd (Type=notify) it says READY once the journal is
-replayed and the displays are up, and pings the watchdog from the camera loop: a camera read
-that hangs stops the pings and systemd restarts the service, which replays the journal.
+the dealer's GPIO buttons. With ``game = "baccarat_banque"`` the camera reads in find mode
+through the shown-card watcher instead of the tracker (bank_live.py). Under systemd
+(Type=notify) it says READY once the journal is replayed and the displays are up, and pings the
+watchdog from the camera loop: a camera read that hangs stops the pings and systemd restarts
+the service, which replays the journal.
 """
 
 from __future__ import annotations
@@ -75,20 +77,34 @@ def run(args: argparse.Namespace) -> int:
         if config.display.web:
             server = _start_web(table, config, snapshots)
             closers.append(server.stop)
-        state = table.state()
-        if state["ended"] and config.players:
-            table.handle(StartDeal(config.profile, config.players, config.house_rules))
-
         profile = DeckProfile.load(config.camera.deck_profile) if config.camera.deck_profile else None
-        camera = open_camera(config.camera.source, width=config.camera.width, height=config.camera.height,
-                             fps=config.camera.fps)
-        closers.append(camera.close)
-        window = config.camera.window or getattr(camera, "window", None)
-        tracker = Tracker(Reader(profile), window=[list(p) for p in window] if window else None,
-                          settings=TrackerSettings(min_confidence=config.camera.min_confidence))
-        bridge = TrackerBridge(table, tracker, snapshot_dir=snapshots, write_image=_write_png)
-        if config.buttons.enabled:
-            closers.append(_start_buttons(table, config).close)
+        bridge: Any
+        if config.game == "baccarat_banque":
+            from faro_box.bank_live import (
+                BankFeeder,
+                open_bank_camera,
+                open_configured_bank,
+                start_bank_buttons,
+            )
+
+            open_configured_bank(table, config)
+            camera = open_bank_camera(config, table)
+            closers.append(camera.close)
+            bridge = BankFeeder(table, Reader(profile), min_confidence=config.camera.min_confidence)
+            if config.buttons.enabled:
+                closers.append(start_bank_buttons(table, config).close)
+        else:
+            if table.state()["ended"] and config.players:
+                table.handle(StartDeal(config.profile, config.players, config.house_rules))
+            camera = open_camera(config.camera.source, width=config.camera.width, height=config.camera.height,
+                                 fps=config.camera.fps)
+            closers.append(camera.close)
+            window = config.camera.window or getattr(camera, "window", None)
+            tracker = Tracker(Reader(profile), window=[list(p) for p in window] if window else None,
+                              settings=TrackerSettings(min_confidence=config.camera.min_confidence))
+            bridge = TrackerBridge(table, tracker, snapshot_dir=snapshots, write_image=_write_png)
+            if config.buttons.enabled:
+                closers.append(_start_buttons(table, config).close)
 
         notifier.notify("READY=1")
         log.info("faro-box is running (journal %s, %d entries)", config.journal, journal.seq)

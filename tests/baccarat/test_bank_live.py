@@ -1,0 +1,122 @@
+"""The box's bank path in one process: the configuration, the simulated shoe through the watcher
+into the table, a restart with the last card still on the reading spot, the dealer's buttons."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from faro_box.bank_events import BankBet, BankCall, BankConfirm
+from faro_box.bank_live import BankFeeder, cards_dealt, open_bank_camera, open_configured_bank
+from faro_box.config import load_config, parse_config
+from faro_box.errors import ConfigError, RuleError
+from faro_box.journal import Journal
+from faro_box.table import Table
+from faro_box.vision.reader import Reader
+
+BANK = {"game": "baccarat_banque", "display": {"web": False}, "players": ["ann", "bob"],
+        "bank": {"banker": "eve", "fund": 20, "sides": {"ann": "right", "bob": "left"}},
+        "camera": {"source": "sim:3", "fps": 1000}}
+
+
+def test_a_bank_configuration_names_its_bank(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('game = "baccarat_banque"\nplayers = ["ann", "bob", "cid"]\n[display]\nweb = false\n'
+                    '[bank]\nbanker = "eve"\nfund = 30\nsides = { ann = "right", bob = "left", cid = "right" }\n')
+    config = load_config(path)
+    start = config.start_bank()
+    assert config.game == "baccarat_banque"
+    assert (start.players, start.sides, start.banker, start.fund) == (
+        ("ann", "bob", "cid"), {"ann": "right", "bob": "left", "cid": "right"}, "eve", 30)
+    assert parse_config({"game": "baccarat_banque", "display": {"web": False}}).start_bank() is None
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"game": "poker"}, "game: expected one of 'faro', 'baccarat_banque', got 'poker'"),
+    ({"profile": "foster"}, "profile: faro's profile does not apply to a Baccarat Banque bank"),
+    ({"house_rules": {"turn_pays": 4}}, "house_rules: faro's house rules do not apply"),
+    ({"camera": {"window": [[0, 0], [9, 0], [9, 9], [0, 9]]}}, "camera.window: a Baccarat Banque bank reads"),
+    ({"bank": {"banker": "eve", "fund": 200, "sides": {}}}, "bank.fund: expected a whole number of chips from "
+                                                            "1 to 100, got 200"),
+    ({"bank": {"banker": "eve", "fund": 20, "sides": {"ann": "up"}}}, "bank.sides.ann: expected one of "
+                                                                     "'right', 'left', got 'up'"),
+    ({"bank": {"banker": "eve", "fund": 20, "sides": {"ann": "right", "bob": "right"}}},
+     "bank.sides: nobody plays the left side"),
+    ({"bank": {"banker": "ann", "fund": 20, "sides": {"ann": "right", "bob": "left"}}},
+     "bank.banker: the banker 'ann' cannot also play a side"),
+    ({"bank": {"fund": 20, "sides": {"ann": "right", "bob": "left"}}}, "bank.banker: a bank with players needs"),
+    ({"bank": {"bankr": "eve"}}, "bank.bankr: unknown key (known: banker, fund, sides)"),
+    ({"players": None}, "players: the [bank] section needs the players"),
+])
+def test_a_bad_bank_configuration_is_refused_naming_the_key(change: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigError) as refused:
+        parse_config({k: v for k, v in {**BANK, **change}.items() if v is not None})
+    assert message in str(refused.value)
+
+
+def test_a_faro_box_refuses_a_bank_section() -> None:
+    with pytest.raises(ConfigError, match=r"^bank: only a Baccarat Banque box"):
+        parse_config({"display": {"web": False}, "bank": {"fund": 10}})
+
+
+def _play(table: Table, feeder: BankFeeder, camera: Any, until: Any, frames: int = 600) -> None:
+    """The dealer: two bets, draw where the rules allow, and any card the reader would not name."""
+    for _ in range(frames):
+        state = table.state()
+        if until(state):
+            return
+        waiting = state["waiting"] or ""
+        if waiting == "bets" and not state["bets"]:
+            table.handle(BankBet("ann", 3))
+            table.handle(BankBet("bob", 2))
+        elif waiting.startswith("call_"):
+            seat = waiting.removeprefix("call_")
+            try:
+                table.handle(BankCall(seat, True))
+            except RuleError:  # a side standing on 6-7 calls stand
+                table.handle(BankCall(seat, False))
+        elif waiting == "confirm":
+            table.handle(BankConfirm(str(camera.shoe[cards_dealt(state)])))
+        feeder.feed(camera.read(), camera.frame_number)
+    raise AssertionError(f"not reached in {frames} frames: {table.state()['waiting']!r}")
+
+
+def test_the_simulated_shoe_deals_through_the_watcher_and_a_restart_takes_no_card_twice(tmp_path: Path) -> None:
+    config = parse_config(BANK)
+    path = tmp_path / "journal.sqlite"
+    table = Table(Journal(path))
+    open_configured_bank(table, config)
+    camera = open_bank_camera(config, table, settle_s=0)
+    _play(table, BankFeeder(table, Reader()), camera, lambda s: len(s["results"]) == 1 and s["in_coup"]
+          and s["waiting"] != "card_left")
+    before = table.script()["shoe"]
+    table.journal.close()
+
+    table = Table(Journal(path))
+    open_configured_bank(table, config)  # a bank is running: nothing new opens
+    camera = open_bank_camera(config, table, settle_s=0)
+    feeder = BankFeeder(table, Reader())
+    assert feeder.camera.lying == before[-1] and table.script()["shoe"] == before
+    _play(table, feeder, camera, lambda s: len(s["results"]) == 2)
+    shoe = table.script()["shoe"]
+    assert len(shoe) > len(before) and shoe == [str(c) for c in camera.shoe[: len(shoe)]]
+    assert sum(table.state()["balances"].values()) == 300
+    table.journal.close()
+
+
+def test_a_reading_below_the_configured_confidence_goes_to_the_dealer(tmp_path: Path) -> None:
+    config = parse_config(BANK)
+    table = Table(Journal())
+    open_configured_bank(table, config)
+    camera = open_bank_camera(config, table, settle_s=0)
+    feeder = BankFeeder(table, Reader(), min_confidence=1.0)  # no reading is that sure
+    table.handle(BankBet("ann", 3))
+    for _ in range(200):
+        if table.state()["waiting"] == "confirm":
+            break
+        feeder.feed(camera.read(), camera.frame_number)
+    state = table.state()
+    assert state["waiting"] == "confirm" and cards_dealt(state) == 0
+    assert state["pending"]["candidates"] in ([str(camera.shoe[0])], [])
