@@ -73,6 +73,9 @@ def card_bit(card: Card) -> int:
     return 1 << (card.rank << 2) + _SUIT_NUMBER[card.suit._value_]
 
 
+_DECK_BITS = tuple((c, card_bit(c)) for c in FULL_DECK)
+
+
 def card_text(card: Card) -> str:
     """``str(card)`` without hashing an Enum member (it runs for every card of every deal)."""
     return _SYMBOLS[card.rank] + card.suit._value_
@@ -200,7 +203,7 @@ class Deal:
     def remaining(self) -> tuple[Card, ...]:
         """The cards still in the box, in FULL_DECK order."""
         shown = self._shown
-        return tuple(c for c in FULL_DECK if not shown & card_bit(c))
+        return tuple([c for c, bit in _DECK_BITS if not shown & bit])
 
     @property
     def open_bets(self) -> tuple[Bet, ...]:
@@ -309,6 +312,38 @@ class Deal:
         if not _COMPLETES_TURN[index]:
             return None
         result = self._settle_turn(index >> 1, exposed[-2], card)
+        self._turns.append(result)
+        return result
+
+    def play_turn(self, loser: Card, winner: Card) -> TurnResult:
+        """Both cards of a turn in one call, for simulations that know the deck: the same as
+        ``play(loser)`` then ``play(winner)``, but refused whole (nothing changes) when either
+        card cannot be played."""
+        exposed = self._exposed
+        index = len(exposed)
+        if self._misdeal is not None:
+            raise RuleError(f"the deal was called a misdeal: the turn {str(loser)!r}, {str(winner)!r} cannot be played")
+        if not index & 1 or index > _CALL_INDEX:
+            next_card = "none: all 52 cards are out" if index == DECK_SIZE else f"the {_ROLES[index].value}"
+            raise RuleError(f"the turn {str(loser)!r}, {str(winner)!r} cannot be played: the next card out of the box "
+                            f"is {next_card}, not a turn's loser")
+        lr, wr = loser.rank, winner.rank
+        loser_bit = 1 << (lr << 2) + _SUIT_NUMBER[loser.suit._value_]
+        winner_bit = 1 << (wr << 2) + _SUIT_NUMBER[winner.suit._value_]
+        shown = self._shown
+        if shown & loser_bit or shown & winner_bit or loser_bit == winner_bit:
+            card = loser if shown & loser_bit else winner
+            number = exposed.index(card) + 1 if card in exposed else index + 1
+            raise RuleError(f"{str(card)!r} was already shown (card {number} of this deal)")
+        self._shown = shown | loser_bit | winner_bit
+        exposed.append(loser)
+        exposed.append(winner)
+        count = self._count
+        count[lr] -= 1
+        count[wr] -= 1
+        mark = len(self._undo_log)
+        self._marks += (mark, mark)
+        result = self._settle_turn((index + 1) >> 1, loser, winner)
         self._turns.append(result)
         return result
 

@@ -80,7 +80,8 @@ def _deck(written: object) -> tuple[Card, ...]:
             cards = tuple([_CARD_BY_TEXT[text] for text in written])
         except (KeyError, TypeError):
             cards = ()
-        if len({id(c) for c in cards}) == DECK_SIZE:
+        # Distinct texts are distinct cards here (each is str(card)), and strings hash in C.
+        if cards and len(set(written)) == DECK_SIZE:
             return cards
     try:
         return parse_deck(written)  # type: ignore[arg-type]
@@ -103,7 +104,7 @@ def _run(deal: Deal, deck: tuple[Any, ...], actions: list[Any]) -> dict[str, Any
         by_turn[_when(action)].append(index)
     by_turn[1][:0] = by_turn[0]
     misdeal: dict[str, Any] | None = None
-    play = deal.play
+    play, play_turn = deal.play, deal.play_turn
     play(deck[0])
     turn = 0
     for turn in range(1, LAST_TURN + 1):
@@ -117,8 +118,7 @@ def _run(deal: Deal, deck: tuple[Any, ...], actions: list[Any]) -> dict[str, Any
                 rejected.append({"action": index, "error": str(exc)})
         if misdeal is not None:
             break
-        play(deck[2 * turn - 1])
-        play(deck[2 * turn])
+        play_turn(deck[2 * turn - 1], deck[2 * turn])
     for later in by_turn[turn + 1:]:
         for index in later:
             rejected.append({"action": index, "error": "the deal was called a misdeal: nothing more is played"})

@@ -197,6 +197,45 @@ def test_a_card_shown_twice_is_refused():
         deal.expose("ZZ")
 
 
+def test_play_turn_is_the_loser_then_the_winner():
+    deck = [Card.parse(c) for c in deck_of(["5S", "9C", "KD", "9H", "2S", "KH", "KS"], ["7H", "JH", "3D"])]
+    by_card, by_turn = Deal(find_profile("foster"), ["ann"]), Deal(find_profile("foster"), ["ann"])
+    for deal in (by_card, by_turn):
+        deal.play(deck[0])
+        deal.place("ann", {"id": "a", "kind": "rank", "ranks": ["9"], "stake": 2})
+        deal.place("ann", {"id": "k", "kind": "rank", "ranks": ["K"], "stake": 3, "copper": True})
+        deal.place("ann", {"id": "h", "kind": "high", "stake": 1})
+    for turn in range(1, 26):
+        by_card.play(deck[2 * turn - 1])
+        played = by_card.play(deck[2 * turn])
+        assert by_turn.play_turn(deck[2 * turn - 1], deck[2 * turn]) == played
+        assert snapshot(by_turn) == snapshot(by_card)
+    assert by_turn.undo() == by_card.undo()
+    assert by_turn.undo() == by_card.undo()
+    assert snapshot(by_turn) == snapshot(by_card)
+
+
+def test_play_turn_refuses_the_whole_turn():
+    deal = Deal(find_profile("foster"), ["ann"])
+    five, king, nine = Card.parse("5S"), Card.parse("KD"), Card.parse("9C")
+    with pytest.raises(RuleError, match="the next card out of the box is the soda, not a turn's loser"):
+        deal.play_turn(five, king)
+    deal.play(five)
+    before = snapshot(deal)
+    with pytest.raises(RuleError, match="'5S' was already shown"):
+        deal.play_turn(king, five)
+    with pytest.raises(RuleError, match="'KD' was already shown"):
+        deal.play_turn(king, king)
+    assert snapshot(deal) == before
+    deal.play(king)
+    with pytest.raises(RuleError, match="the next card out of the box is the winner"):
+        deal.play_turn(nine, Card.parse("9H"))
+    deal.play(nine)
+    deal.misdeal()
+    with pytest.raises(RuleError, match="misdeal"):
+        deal.play_turn(Card.parse("2S"), Card.parse("3S"))
+
+
 # ----- the hock -----------------------------------------------------------------------------------
 
 
