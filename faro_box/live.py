@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from faro_box.cards import Card
+from faro_box.cards import DECK_SIZE, Card
 from faro_box.errors import FaroBoxError, RuleError
 from faro_box.events import CardSeen, CardUnread, Command, UndoCard
 from faro_box.table import Table
@@ -26,15 +26,18 @@ log = logging.getLogger(__name__)
 class TrackerBridge:
     """Feeds frames to ``tracker`` and its events to ``table``; thread-safe.
 
-    The tracker counts cards from the start of its deal; the table may already stand further
-    (a restart mid-deal): tracker index k is table index ``offset + k``. A reading the rules
-    refuse (a card already shown) becomes a question to the dealer, never a silent drop.
+    The table decides which cards are out, and the tracker follows it: on start (a restart
+    mid-deal replays the journal) the tracker resumes with the deal's cards, and a card the
+    table took without the camera (entered by hand, the hock by elimination), an undo or the
+    dealer's answer to a question reach the tracker too, so tracker index k is table index k,
+    the next card expected is the table's, and a card already dealt is never read as new. A
+    reading the rules refuse (a card already shown) becomes a question to the dealer, never a
+    silent drop.
 
     After the camera was gone (``lost``) nobody knows how many cards left the box meanwhile, so
     the first card read afterwards is put to the dealer rather than taken. When the dealer
-    names another card there, the card read lies further on (it left the box unseen): the
-    camera's count moves along (``offset``) and the reading is put to the dealer again for the
-    next card. A card the dealer enters by hand that the camera never saw moves it along too.
+    names another card there, the card read lies further on (it left the box unseen): it is
+    put to the dealer again for the next card.
     """
 
     def __init__(self, table: Table, tracker: Any, *, snapshot_dir: Path | None = None,
@@ -42,11 +45,12 @@ class TrackerBridge:
         self.table, self.tracker = table, tracker
         self.snapshot_dir, self.write_image = snapshot_dir, write_image
         self._lock = threading.RLock()
-        state = table.state()
-        self.offset = state["next_index"] if not state["ended"] else 0
         self._doubt = False
         self._asked: tuple[int, str] | None = None     # (table index, card read) after an outage
         self._reask: tuple[int, str] | None = None
+        state = table.state()
+        if state.get("game") == "faro" and not state["ended"]:
+            self._follow(state, force=True)
         table.subscribe(self._on_table_event)
 
     def feed(self, image: Any, frame: int) -> None:
@@ -69,7 +73,7 @@ class TrackerBridge:
         kind = type(event).__name__
         if kind == "BoxEmpty":
             return
-        index = self.offset + event.index
+        index = event.index
         if kind == "CardExposed" and self._doubt:
             self._doubt = False
             self._asked = (index, str(event.card))
@@ -117,23 +121,57 @@ class TrackerBridge:
         # Runs in whichever thread handled the command (web, buttons, camera).
         kind = event.get("type")
         with self._lock:
-            if kind == "start_deal":
-                self.tracker.new_deal()
-                self.offset = 0
-            elif kind == "card" and event.get("how") == "confirmed":
-                k = event["index"] - self.offset
-                exposed = self.tracker.exposed
-                asked, self._asked = self._asked, None
-                if k >= len(exposed):
-                    self.offset += 1   # entered by hand, never seen by the camera
-                elif asked is not None and asked[0] == event["index"] and asked[1] != event["card"]:
-                    self.offset += 1   # the card read after the outage comes later in the deck
-                    self._reask = (event["index"] + 1, asked[1])
-                elif 0 <= k and exposed[k] is None:
-                    try:
-                        self.tracker.confirm(k, Card.parse(event["card"]))
-                    except FaroBoxError as exc:
-                        log.warning("the tracker does not take the confirmed card: %s", exc)
+            try:
+                if kind == "start_deal":
+                    self.tracker.new_deal()
+                    self._asked = self._reask = None
+                    self._doubt = False
+                elif kind == "card":
+                    self._dealt(event)
+                elif kind == "undo":
+                    exposed = self.tracker.exposed
+                    if event["index"] < len(exposed):   # not when the tracker saw the card put back
+                        self.tracker.resume(exposed[:event["index"]])
+                elif kind == "no_card":
+                    self._no_card(event["index"])
+                if kind in ("card", "undo", "no_card"):
+                    self._follow(state)
+            except FaroBoxError as exc:
+                log.warning("the tracker does not follow the table's %s: %s", kind, exc)
+                self._follow(state, force=True)
+
+    def _dealt(self, event: dict[str, Any]) -> None:
+        if event.get("how") != "confirmed":
+            return
+        index, card = event["index"], Card.parse(event["card"])
+        exposed = self.tracker.exposed
+        asked, self._asked = self._asked, None
+        if asked is not None and asked[0] == index and asked[1] != event["card"] and index < len(exposed):
+            # The card read after the outage comes later in the deck: the dealer's card left unseen.
+            later = (Card.parse(asked[1]),) if index + 1 < DECK_SIZE else ()
+            self.tracker.resume((*exposed[:index], card, *later))
+            if later:
+                self._reask = (index + 1, asked[1])
+        elif index == len(exposed) - 1 and exposed[index] is None:
+            self.tracker.confirm(index, card)   # releases the readings held for this answer
+
+    def _no_card(self, index: int) -> None:
+        """The dealer's answer to the question about card ``index``: no card left the box, the
+        card before it still lies on top."""
+        self._asked = None
+        exposed = self.tracker.exposed
+        if index == len(exposed) - 1 and exposed[index] is None and index > 0:
+            self.tracker.confirm(index, exposed[index - 1])   # withdraws the tracker's question
+        elif index < len(exposed):
+            self.tracker.resume(exposed[:index])
+
+    def _follow(self, state: dict[str, Any], *, force: bool = False) -> None:
+        """Make the tracker's cards the table's, when they differ (or ``force``); cards the
+        tracker read beyond the table's (a reading put to the dealer) are kept."""
+        cards = [Card.parse(c) for c in state["exposed"]]
+        mine = self.tracker.exposed
+        if force or list(mine[:len(cards)]) != cards:
+            self.tracker.resume([*cards, None] if state["pending"] is not None else cards)
 
 
 class SystemdNotifier:

@@ -214,6 +214,25 @@ class Tracker:
         self._empty = False
         self._disturbed = True
 
+    def resume(self, cards: Sequence[Card | None]) -> None:
+        """Carry on a deal whose first cards are ``cards``, as the table holds them: after a
+        restart, an undo, or a card the tracker did not see (entered by hand, the hock known by
+        elimination). The next card is index ``len(cards)``; a card among them read again is not
+        new. A last None is a card the dealer is being asked about."""
+        listed = list(cards)
+        known = [c for c in listed if c is not None]
+        if len(listed) > DECK_SIZE or None in listed[:-1] or len(set(known)) != len(known):
+            shown = [None if c is None else str(c) for c in listed]
+            raise VisionError(f"cannot resume a deal from {shown!r}: at most {DECK_SIZE} distinct cards, "
+                              "only the last one may await the dealer")
+        self._exposed = listed
+        self._empty = False
+        if self._held or self._queued:
+            # Read against the old cards: look at the top card afresh instead.
+            self._held.clear()
+            self._queued.clear()
+            self._disturbed = True
+
     def lost(self, frame: int | None = None) -> None:
         """The camera dropped out: whatever shows when it is back must be looked at afresh."""
         self._queued += self._give_up()

@@ -1,0 +1,323 @@
+"""The live bridge keeps the tracker on the table's cards: after a restart mid-deal (the journal
+replayed), after the dealer's "no new card" answer, and after an undo from the dealer page."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from live_dealer import PLAYERS, dealer_box
+from starlette.testclient import TestClient
+from track_helpers import Scripted, TruthReader
+
+from faro_box.cards import FULL_DECK, Card
+from faro_box.display.pin import hash_pin
+from faro_box.display.web import create_app
+from faro_box.errors import VisionError
+from faro_box.events import CardUnread, ConfirmCard, StartDeal
+from faro_box.journal import Journal
+from faro_box.live import TrackerBridge
+from faro_box.table import Table
+from faro_box.vision.simbox import SimBox
+from faro_box.vision.track import CardExposed, NeedsConfirmation, Tracker
+
+HERE = Path(__file__).parent
+C = Card.parse
+PIN = "1357"
+
+
+class RecordingTracker(Tracker):
+    """The real tracker, keeping every event it hands out."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.events: list = []
+
+    def update(self, image, frame):
+        events = super().update(image, frame)
+        self.events += events
+        return events
+
+
+def _commands(path: Path) -> list[str]:
+    conn = sqlite3.connect(path)
+    rows = [r[0] for r in conn.execute("SELECT command FROM events ORDER BY seq")]
+    conn.close()
+    return rows
+
+
+def _wait_for_entries(path: Path, count: int, process: subprocess.Popen, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while process.poll() is None and time.monotonic() < deadline:
+        try:
+            if path.exists() and len(_commands(path)) >= count:
+                return
+        except sqlite3.Error:  # the file is being created
+            pass
+        time.sleep(0.002)
+
+
+def _feed(bridge: TrackerBridge, reader: TruthReader, box: SimBox, frames: range) -> None:
+    for n in frames:
+        reader.frame = n
+        bridge.feed(box.frame(n), n)
+
+
+def _entries(journal: Journal, after: int) -> list:
+    return [e.command for e in journal.entries() if e.seq > after]
+
+
+# ----- 1. a restart mid-deal -------------------------------------------------------------------
+
+def test_resume_takes_the_tables_cards_and_refuses_what_no_deal_holds() -> None:
+    box = SimBox(seed=4, cards=4, still=(4, 6))
+    tracker = Tracker(TruthReader(box), window=box.window)
+    tracker.resume([box.deck[0], box.deck[1], None])
+    assert tracker.exposed == (box.deck[0], box.deck[1], None) and tracker.next_index == 3
+    assert box.deck[1] not in tracker.remaining() and len(tracker.remaining()) == 50
+    for bad in ([C("AS"), C("AS")], [None, C("AS")], [C(c) for c in ("AS", "2S")] * 27):
+        with pytest.raises(VisionError, match="cannot resume a deal"):
+            tracker.resume(bad)
+    assert tracker.exposed == (box.deck[0], box.deck[1], None)  # a refusal changes nothing
+
+
+def test_a_resumed_tracker_does_not_take_a_dealt_card_shown_again_for_a_new_one() -> None:
+    """The box shows a card dealt long ago (the restarted camera, a card put in the wrong
+    place): it is a question for the dealer, never card n; the top card is no event at all."""
+    box = SimBox(seed=6, cards=3, still=(6, 8))
+    top = box.deck[0]
+    old, *others = [c for c in FULL_DECK if c not in box.deck[:3]][:3]
+
+    def script(frame, card):
+        return Scripted(old, 0.99, (old,)) if card == box.deck[1] else None
+
+    reader = TruthReader(box, script=script)
+    tracker = Tracker(reader, window=box.window)
+    tracker.resume([others[0], old, others[1], top])    # four cards out, box.deck[0] on top
+    events = []
+    for n in range(len(box)):
+        reader.frame = n
+        events += tracker.update(box.frame(n), n)
+    assert not any(isinstance(e, CardExposed) and e.card in (top, old) for e in events)
+    asked = [e for e in events if isinstance(e, NeedsConfirmation)]
+    assert asked and asked[0].index == 4 and old not in asked[0].candidates
+
+
+def test_a_box_killed_mid_deal_and_restarted_carries_on_without_a_question(tmp_path: Path) -> None:
+    """SIGKILL the dealing process once its journal holds a random part of the deal; the
+    restarted bridge (the journal replayed) sets the tracker on the deal's cards: the card lying
+    on the box is not new, the next event is the table's next card, and the deal ends right."""
+    seed, cards = 5, 9
+    box = dealer_box(seed, cards)
+    rng = random.Random(4711)
+    for trial in range(2):
+        path = tmp_path / f"killed-{trial}.sqlite"
+        process = subprocess.Popen([sys.executable, str(HERE / "live_dealer.py"), str(path), str(seed),
+                                    str(cards), "0.004"], cwd=HERE, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE)
+        _wait_for_entries(path, rng.randint(3, cards - 2), process)   # start_deal and 2..cards-3 cards
+        time.sleep(rng.uniform(0, 0.02))
+        assert process.poll() is None, process.stderr.read() if process.stderr else ""
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+
+        with Journal(path) as journal:
+            table = Table(journal)
+            state = table.state()
+            shown, seq = state["next_index"], state["seq"]
+            assert 1 <= shown < cards and state["pending"] is None
+            reader = TruthReader(box)
+            tracker = RecordingTracker(reader, window=box.window.tolist())
+            bridge = TrackerBridge(table, tracker)
+            assert tracker.exposed == tuple(box.deck[:shown]) and tracker.next_index == shown
+            # The box as the restarted camera finds it: the last card the journal holds on top.
+            first = next(n for n in range(len(box)) if box.truth(n).index == shown - 1)
+            _feed(bridge, reader, box, range(first, len(box)))
+            new = [e for e in tracker.events if isinstance(e, CardExposed)]
+            assert [e.index for e in new] == list(range(shown, cards))   # no dealt card came again
+            after = _entries(journal, seq)
+            assert [c.TYPE for c in after] == ["card"] * (cards - shown)  # no question, no refusal
+            assert [c.index for c in after] == list(range(shown, cards))
+            assert table.state()["exposed"] == [str(c) for c in box.deck[:cards]]
+
+
+def test_a_restart_while_the_dealer_is_asked_waits_for_the_answer(tmp_path: Path) -> None:
+    box = SimBox(seed=3, cards=6, still=(6, 10))
+    unread = box.deck[3]
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        table = Table(journal)
+        table.handle(StartDeal("foster", PLAYERS, {}))
+        reader = TruthReader(box, script=lambda n, card: Scripted(None, 0.1, ()) if card == unread else None)
+        bridge = TrackerBridge(table, Tracker(reader, window=box.window.tolist()))
+        asked_at = 0
+        while table.state()["pending"] is None:
+            _feed(bridge, reader, box, range(asked_at, asked_at + 1))
+            asked_at += 1
+        assert table.state()["pending"]["index"] == 3
+    with Journal(path) as journal:                       # the power comes back
+        table = Table(journal)
+        reader = TruthReader(box)
+        tracker = RecordingTracker(reader, window=box.window.tolist())
+        bridge = TrackerBridge(table, tracker)
+        assert tracker.exposed == (*box.deck[:3], None)   # its question is the table's
+        table.handle(ConfirmCard(3, str(unread)))
+        assert tracker.exposed == tuple(box.deck[:4])
+        _feed(bridge, reader, box, range(asked_at, len(box)))
+        state = table.state()
+        assert state["exposed"] == [str(c) for c in box.deck[:6]] and state["pending"] is None
+        assert [e.index for e in tracker.events if isinstance(e, CardExposed)] == [4, 5]
+
+
+# ----- 2 and 3. the dealer's answers from the dealer page ------------------------------------------
+
+def _dealer(table: Table) -> tuple[TestClient, dict[str, str]]:
+    client = TestClient(create_app(table, pin_hash=hash_pin(PIN, n=2**10)), base_url="http://127.0.0.1:8000")
+    response = client.post("/api/login", json={"pin": PIN})
+    assert response.status_code == 200, response.text
+    return client, {"x-csrf-token": response.json()["csrf"]}
+
+
+def _hover(box: SimBox) -> tuple[int, range]:
+    """A card a hand passes over after it was read, and the frames from the hand leaving it on."""
+    for j in range(box.cards - 1):
+        frames = [n for n in range(len(box)) if box.truth(n).index == j]
+        clean = [box.truth(n).clean for n in frames]
+        back = [k for k in range(1, len(clean)) if clean[k] and not clean[k - 1] and any(clean[:k - 1])]
+        if back:
+            return j, range(frames[back[0]], frames[-1] + 1)
+    raise AssertionError("no hover in this simulated deal")
+
+
+def test_no_new_card_from_the_dealer_page_reaches_the_table_the_journal_and_the_tracker(tmp_path: Path) -> None:
+    """A hand passes over card j and the reader cannot name it again: the tracker asks about
+    card j+1. The dealer taps "no new card" (card j still on top): the table journals the
+    answer, the tracker withdraws its question, and every later card is read as before."""
+    box = SimBox(seed=3, cards=6, still=(8, 16))
+    j, after_hover = _hover(box)
+    reader = TruthReader(box, script=lambda n, card: Scripted(None, 0.1, ()) if n in after_hover else None)
+    journal = Journal(tmp_path / "journal.sqlite")
+    table = Table(journal)
+    tracker = RecordingTracker(reader, window=box.window.tolist())
+    bridge = TrackerBridge(table, tracker)
+    client, headers = _dealer(table)
+    assert client.post("/api/command", json={"type": "start_deal", "profile": "foster", "players": ["ann"]},
+                       headers=headers).status_code == 200
+    answered = []
+    for n in range(len(box)):
+        _feed(bridge, reader, box, range(n, n + 1))
+        pending = table.state()["pending"]
+        if pending is not None:
+            assert pending["index"] == j + 1 and not answered
+            response = client.post("/api/command", json={"type": "no_card", "index": j + 1}, headers=headers)
+            assert response.status_code == 200, response.text
+            answered.append(n)
+            assert table.state()["pending"] is None and table.state()["next_index"] == j + 1
+            assert tracker.exposed == tuple(box.deck[:j + 1])   # the question withdrawn
+    assert answered, "the tracker never asked"
+    state = table.state()
+    assert state["exposed"] == [str(c) for c in box.deck[:6]] and state["pending"] is None
+    types = [e.command.TYPE for e in journal.entries()]
+    assert types.count("unread") == 1 and types.count("no_card") == 1
+    assert [e.index for e in tracker.events if isinstance(e, CardExposed)] == list(range(6))
+    # Replayed, the journal gives the same table.
+    again = Table(journal)
+    assert {k: v for k, v in again.state().items() if k != "faults"} == \
+        {k: v for k, v in state.items() if k != "faults"}
+    # Nothing is asked now: the same answer is refused, with the reason, and changes nothing.
+    refused = client.post("/api/command", json={"type": "no_card", "index": 6}, headers=headers)
+    assert refused.status_code == 422 and "not waiting for the dealer's confirmation" in refused.json()["error"]
+    assert table.state()["seq"] == state["seq"]
+    journal.close()
+
+
+def test_an_undo_from_the_dealer_page_puts_the_card_back_in_the_trackers_deck(tmp_path: Path) -> None:
+    """The reader takes card 2 for another card; the dealer undoes it on the dealer page: the
+    tracker expects index 2 again and no longer counts the misread card as dealt, so the
+    dealer's own card enters by hand and the camera reads on from card 3."""
+    box = SimBox(seed=7, cards=6, still=(6, 10))
+    wrong = next(c for c in FULL_DECK if c not in box.deck[:6])
+    misreading = [True]   # a one-off misread: once undone, the card reads right
+
+    def script(n, card):
+        return Scripted(wrong, 0.99, (wrong,)) if card == box.deck[2] and misreading[0] else None
+
+    reader = TruthReader(box, script=script)
+    journal = Journal(tmp_path / "journal.sqlite")
+    table = Table(journal)
+    tracker = RecordingTracker(reader, window=box.window.tolist())
+    bridge = TrackerBridge(table, tracker)
+    client, headers = _dealer(table)
+    client.post("/api/command", json={"type": "start_deal", "profile": "foster", "players": ["ann"]}, headers=headers)
+    n = 0
+    while table.state()["next_index"] < 3:
+        _feed(bridge, reader, box, range(n, n + 1))
+        n += 1
+    assert table.state()["exposed"][2] == str(wrong) and tracker.exposed[2] == wrong
+    misreading[0] = False
+    seq = table.state()["seq"]
+    response = client.post("/api/command", json={"type": "undo", "after": seq}, headers=headers)
+    assert response.status_code == 200, response.text
+    assert tracker.next_index == 2 and wrong in tracker.remaining()
+    assert table.state()["next_index"] == 2
+    response = client.post("/api/command", json={"type": "confirm", "index": 2, "card": str(box.deck[2])},
+                           headers=headers)
+    assert response.status_code == 200, response.text
+    assert tracker.exposed == tuple(box.deck[:3])
+    _feed(bridge, reader, box, range(n, len(box)))
+    state = table.state()
+    assert state["exposed"] == [str(c) for c in box.deck[:6]] and state["pending"] is None
+    assert [e.index for e in tracker.events if isinstance(e, CardExposed)] == [0, 1, 2, 3, 4, 5]
+    assert [e.command.TYPE for e in journal.entries()].count("unread") == 0
+    journal.close()
+
+
+def test_a_card_put_back_then_no_new_card_and_undo_bring_the_tracker_back(tmp_path: Path) -> None:
+    """The dealer's slip: card i+1 is put back on the box and the reader cannot name card i
+    again, so the tracker asks about card i+2. "No new card", then an undo on the dealer page:
+    the tracker expects card i+1 again and reads it when it leaves the box once more."""
+    i = 1
+    box = SimBox(seed=5, cards=5, slips=(i,), still=(6, 10))
+    back = [n for n in range(len(box)) if box.truth(n).index == i and n > next(
+        m for m in range(len(box)) if box.truth(m).index == i + 1)]
+    reader = TruthReader(box, script=lambda n, card: Scripted(None, 0.1, ()) if n in back else None)
+    journal = Journal(tmp_path / "journal.sqlite")
+    table = Table(journal)
+    tracker = RecordingTracker(reader, window=box.window.tolist())
+    bridge = TrackerBridge(table, tracker)
+    client, headers = _dealer(table)
+    client.post("/api/command", json={"type": "start_deal", "profile": "foster", "players": ["ann"]}, headers=headers)
+    asked = False
+    for n in range(len(box)):
+        _feed(bridge, reader, box, range(n, n + 1))
+        pending = table.state()["pending"]
+        if pending is not None:
+            assert pending["index"] == i + 2 and not asked
+            asked = True
+            for doc in ({"type": "no_card", "index": i + 2}, {"type": "undo"}):
+                response = client.post("/api/command", json=doc, headers=headers)
+                assert response.status_code == 200, response.text
+            assert tracker.exposed == tuple(box.deck[:i + 1]) and table.state()["next_index"] == i + 1
+    assert asked
+    assert table.state()["exposed"] == [str(c) for c in box.deck[:5]]
+    journal.close()
+
+
+def test_a_card_entered_by_hand_is_dealt_for_the_tracker_too(tmp_path: Path) -> None:
+    box = SimBox(seed=4, cards=3, still=(6, 8))
+    table = Table(Journal())
+    table.handle(StartDeal("foster", PLAYERS, {}))
+    tracker = Tracker(TruthReader(box), window=box.window.tolist())
+    TrackerBridge(table, tracker)
+    table.handle(ConfirmCard(0, "QS"))
+    table.handle(CardUnread(1, ("2C",)))
+    assert tracker.exposed == (C("QS"),)       # the table's question is not the tracker's
+    table.handle(ConfirmCard(1, "2C"))
+    assert tracker.exposed == (C("QS"), C("2C")) and tracker.next_index == 2
