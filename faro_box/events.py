@@ -227,6 +227,21 @@ class ConfirmCard:
 
 
 @dataclass(frozen=True)
+class NoCard:
+    """The dealer's answer to the question about card ``index``: no card left the box, the card
+    before it still lies on top (a hand passed over it, or it was put back)."""
+
+    TYPE: ClassVar[str] = "no_card"
+    index: int
+
+    def __post_init__(self) -> None:
+        _index(self.index)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "index": self.index}
+
+
+@dataclass(frozen=True)
 class BareCommand:
     """A command that is its type alone (undo, end of deal, misdeal, the banker leaving)."""
 
@@ -252,12 +267,12 @@ class Misdeal(BareCommand):
 
 
 Command = (StartDeal | PlaceBet | WithdrawBet | BarBet | ReleaseBet | CardSeen | CardUnread | ConfirmCard
-           | UndoCard | EndDeal | Misdeal)
+           | NoCard | UndoCard | EndDeal | Misdeal)
 
 COMMAND_TYPES: dict[str, type] = {
     cls.TYPE: cls
     for cls in (StartDeal, PlaceBet, WithdrawBet, BarBet, ReleaseBet, CardSeen, CardUnread, ConfirmCard,
-                UndoCard, EndDeal, Misdeal)
+                NoCard, UndoCard, EndDeal, Misdeal)
 }
 _FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # type: (required fields, optional fields)
@@ -269,6 +284,7 @@ _FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "card": (("card", "index"), ("confidence", "frame")),
     "unread": (("index",), ("candidates", "snapshot")),
     "confirm": (("index", "card"), ()),
+    "no_card": (("index",), ()),
     "undo": ((), ()),
     "end_deal": ((), ()),
     "misdeal": ((), ()),

@@ -14,9 +14,9 @@ Events (each a dict with "type" and "seq", the command's journal sequence number
 {player, bet}; ``card`` {index, card, role: soda|loser|winner|hock, turn, how: seen|confirmed|
 by elimination}; ``turn`` {turn, loser, winner, settlements, last, hock, balances} (TurnResult
 JSON plus); ``deal_finished`` {deal, hock, balances}; ``pending`` {index, candidates, snapshot,
-reason: unread|missed|conflict}; ``queued`` {index, card}; ``undo`` {index, card, role, turn,
-reverted}; ``misdeal`` {deal, settlements, balances}; ``end_deal`` {deal, profile, outcome,
-hock, balances}; ``fault`` {device, message} and ``fault_cleared`` {device} (not journaled: a
+reason: unread|missed|conflict}; ``no_card`` {index, card: the one still on top}; ``queued``
+{index, card}; ``undo`` {index, card, role, turn, reverted}; ``misdeal`` {deal, settlements,
+balances}; ``end_deal`` {deal, profile, outcome, hock, balances}; ``fault`` {device, message} and ``fault_cleared`` {device} (not journaled: a
 device failing is reported once, and again only after it recovered).
 """
 

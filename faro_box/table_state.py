@@ -11,6 +11,7 @@ Card entry, in the words of the tracker and the dealer:
 - a card seen past the next index (the camera missed one) makes the missed card pending too.
 - cards read while a card is pending wait in order (``queued``) and follow its confirmation.
 - ``ConfirmCard`` with nothing pending enters the next card by hand.
+- ``NoCard`` answers the question: no card left the box (the one before still lies on top).
 - after the last turn's winner the hock is known by elimination and leaves the box by itself.
 """
 
@@ -29,6 +30,7 @@ from faro_box.events import (
     ConfirmCard,
     EndDeal,
     Misdeal,
+    NoCard,
     PlaceBet,
     ReleaseBet,
     StartDeal,
@@ -85,6 +87,8 @@ class TableState:
             return self._unread(deal, command)
         if isinstance(command, ConfirmCard):
             return self._confirm(deal, command)
+        if isinstance(command, NoCard):
+            return self._no_card(deal, command)
         if isinstance(command, UndoCard):
             return self._undo(deal)
         if isinstance(command, Misdeal):
@@ -165,6 +169,20 @@ class TableState:
         events = self._expose(deal, command.card, how="confirmed")
         self.pending = None
         return events + self._drain(deal)
+
+    def _no_card(self, deal: Deal, command: NoCard) -> list[Event]:
+        """The dealer answers the question: no card left the box, the one before still lies on top."""
+        index = command.index
+        if self.pending is None or index != self.pending["index"]:
+            raise RuleError(f"card {index} is not waiting for the dealer's confirmation: there is no "
+                            "question to answer with 'no new card'")
+        if index == 0:
+            raise RuleError("card 0 (the soda) cannot be answered with 'no new card': no card lies beneath it")
+        if self.queued:
+            raise RuleError(f"card(s) {', '.join(str(q.index) for q in self.queued)} were read after card {index}: "
+                            f"name card {index} instead")
+        self.pending = None
+        return [{"type": "no_card", "index": index, "card": str(deal.exposed[index - 1])}]
 
     def _undo(self, deal: Deal) -> list[Event]:
         if self.pending is not None:

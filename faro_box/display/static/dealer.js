@@ -138,6 +138,17 @@
       b.addEventListener("click", function () { command({ type: "confirm", index: p.index, card: c }, "Confirmed " + c + "."); });
       row.appendChild(b);
     });
+    // A hand passed over the card, or a card was put back: nothing left the box after all.
+    const below = p.index > 0 && !(s.queued || []).length ? (s.exposed || [])[p.index - 1] : null;
+    if (below) {
+      const none = F.el("button", "", "No new card: " + below + " still on top");
+      none.type = "button";
+      none.id = "no-card";
+      none.addEventListener("click", function () {
+        command({ type: "no_card", index: p.index }, "No new card: " + below + " is still on top.");
+      });
+      row.appendChild(none);
+    }
   }
 
   function tap(rank) {
