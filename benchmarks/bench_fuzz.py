@@ -134,7 +134,7 @@ def run_target(name: str, cases: int, hang: float, seed: int, budget: float | No
     started = time.perf_counter()
     cpu_started = time.process_time()
     signal.signal(signal.SIGALRM, _alarm)
-    total = 0
+    total = shown = 0
     try:
         for value in drawn(target.strategy, seed, engine, chunk):
             if total >= cases or (budget is not None and time.perf_counter() - started > budget):
@@ -169,17 +169,24 @@ def run_target(name: str, cases: int, hang: float, seed: int, budget: float | No
                 slowest, slowest_input = took, f"{value!r:.120}"
             total += 1
             if total % 5_000 == 0:
-                print(f"  {name}: {total:,} cases, {time.perf_counter() - started:.0f} s, "
-                      f"cpu {time.process_time() - cpu_started:.0f} s", flush=True)
+                print(f"  {name}: {total:,} cases ({counts['accepted']:,} accepted, {counts['refused']:,} refused, "
+                      f"{counts['crashes']} crashes, {counts['hangs']} hangs, {repeats:,} repeats skipped), "
+                      f"{time.perf_counter() - started:.0f} s, cpu {time.process_time() - cpu_started:.0f} s, "
+                      f"slowest {slowest * 1000:.0f} ms", flush=True)
+                for finding in findings[shown:shown + 3]:
+                    print(f"    {finding}", flush=True)
+                shown = len(findings)
     finally:
         target.close()
     seconds = time.perf_counter() - started
-    return {"target": target.name, "key": name, "cases": total, **counts, "repeats_skipped": repeats,
+    result = {"target": target.name, "key": name, "cases": total, **counts, "repeats_skipped": repeats,
             "overruns": overruns, "seconds": round(seconds, 1),
             "cpu_seconds": round(time.process_time() - cpu_started, 1),
             "cases_per_cpu_s": round(total / max(time.process_time() - cpu_started, 1e-9), 1),
             "slowest_case_ms": round(slowest * 1000, 1), "slowest_input": slowest_input,
             "findings": findings[:10]}
+    print(f"  {name} done: {json.dumps(result)}", flush=True)     # a later target's stop keeps this one
+    return result
 
 
 # ----- atheris: coverage-guided fuzzing of the byte-level parsers --------------------------------
