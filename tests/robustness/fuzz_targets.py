@@ -9,7 +9,6 @@ server error, a refused input that changed something) raises ``Crash``.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import pickle
@@ -75,10 +74,15 @@ JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=5)
 # A value put into a document by one edit.
 VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
                       | st.dictionaries(st.text(max_size=12), inner, max_size=4), max_leaves=6)
-# Past every limit: names, ids, stakes and lists from just over the limit to 10 MB.
-BIG_TEXT = st.builds(lambda n, c: c * n, st.sampled_from([41, 2_001, 100_001, 1 << 20, 10_000_000]),
-                     st.sampled_from(["x", "é", "\x00", "9"]))
-OVERSIZE = BIG_TEXT | st.builds(lambda n: ["9"] * n, st.sampled_from([21, 501, 100_001]))
+# Just past the limits: a name or bet id (40), a bet's JSON (2,000), a script or a line (1 MiB);
+# lists past the players (20) and bets (500). A script or a journal row reaches the box as text
+# read under the 1 MiB limit, so bigger values are tried where bytes come in: the HTTP bodies.
+LIMIT_SIZES = (41, 2_001, 100_001, (1 << 20) + 1)
+
+
+def oversize(sizes: tuple[int, ...]) -> st.SearchStrategy[Any]:
+    return (st.builds(lambda n, c: c * n, st.sampled_from(sizes), st.sampled_from(["x", "é", "\x00", "9"]))
+            | st.builds(lambda n: ["9"] * n, st.sampled_from([21, 501, 100_001])))
 
 
 def _paths(doc: Any, prefix: tuple = ()) -> list[tuple]:
@@ -126,13 +130,14 @@ def rarely(common: st.SearchStrategy[Any], rare: st.SearchStrategy[Any], one_in:
 
 
 SMALL_OPS = st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 4), VALUES), min_size=1, max_size=4)
-OVERSIZE_OPS = st.tuples(st.integers(0, 10_000), st.sampled_from([0, 2]), OVERSIZE).map(lambda op: [op])
-# A damaged journal's row is read whole and then refused for its fields (a name past 40
-# characters), so 10 MB rows would show nothing that 1 MiB rows do not, at ten times the cost.
-ROW_OVERSIZE_OPS = st.tuples(st.integers(0, 10_000), st.sampled_from([0, 2]), st.builds(
-    lambda n, c: c * n, st.sampled_from([41, 2_001, 100_001, (1 << 20) + 1]), st.sampled_from(["x", "é", "9"]),
-)).map(lambda op: [op])
-OPS = rarely(SMALL_OPS, OVERSIZE_OPS, 10)
+
+
+def oversize_ops(sizes: tuple[int, ...] = LIMIT_SIZES) -> st.SearchStrategy[Any]:
+    """One edit that puts an oversized value into the document."""
+    return st.tuples(st.integers(0, 10_000), st.sampled_from([0, 2]), oversize(sizes)).map(lambda op: [op])
+
+
+OPS = rarely(SMALL_OPS, oversize_ops(), 10)
 # What a TOML file can hold: no null, but dates and times.
 TOML_VALUES = st.recursive(
     NON_NULL | st.datetimes() | st.dates() | st.times(),
@@ -362,7 +367,7 @@ DEALS = st.one_of(st.none(), st.integers(-1, 3))
 BIG_ROWS = st.builds(lambda deal, seq, text: [(0, deal, json.dumps({"type": "start_deal", "profile": "foster",
                                                                    "players": ["ann", "bob"], "house_rules": {}})),
                                               (seq, deal, text)],
-                     DEALS, st.integers(1, 3), st.builds(json.dumps, mutated(JOURNAL_COMMANDS, ROW_OVERSIZE_OPS)))
+                     DEALS, st.integers(1, 3), st.builds(json.dumps, mutated(JOURNAL_COMMANDS, oversize_ops())))
 ROWS = rarely(st.lists(st.tuples(SEQS, DEALS, COMMAND_TEXTS), max_size=6), BIG_ROWS, 20)
 FILE_DAMAGE = st.lists(st.tuples(st.integers(0, 1 << 20), st.binary(min_size=1, max_size=16)), min_size=1, max_size=4)
 
@@ -443,7 +448,7 @@ JOURNAL_CASES = st.one_of(st.tuples(st.just("rows"), ROWS), st.tuples(st.just("f
 
 # ----- the HTTP API and its event stream ---------------------------------------------------------
 
-COMMAND_DOCS = mutated(st.sampled_from([
+COMMAND_BASES = st.sampled_from([
     {"type": "start_deal", "profile": "foster", "players": ["ann", "bob"]},
     {"type": "place", "player": "ann", "spec": {"id": "a1", "kind": "rank", "ranks": ["9"], "stake": 2}},
     {"type": "place", "player": "bob", "spec": {"id": "b1", "kind": "high", "stake": 1}},
@@ -451,7 +456,10 @@ COMMAND_DOCS = mutated(st.sampled_from([
     {"type": "confirm", "index": 0, "card": "AS"},
     {"type": "undo"}, {"type": "end_deal"}, {"type": "misdeal"},
     {"type": "undo", "after": 3},
-]))
+])
+COMMAND_DOCS = mutated(COMMAND_BASES)
+# Bodies just past the dealer's 16 KB limit and up to 10 MB (a 10 MB player name is refused, not stored).
+BIG_BODIES = mutated(COMMAND_BASES, oversize_ops((16_385, 1 << 20, 10_000_000))).map(lambda d: json.dumps(d).encode())
 REQUESTS = st.fixed_dictionaries({
     "method": st.sampled_from(["GET", "POST", "POST", "POST", "PUT", "DELETE", "HEAD", "OPTIONS"]),
     "path": st.sampled_from(["/api/command", "/api/command", "/api/login", "/api/logout", "/api/session",
@@ -460,16 +468,26 @@ REQUESTS = st.fixed_dictionaries({
                                  lambda t: "/" + quote(t, safe="/.%")),
     "auth": st.sampled_from(["dealer", "dealer", "none", "cookie-only", "wrong-token", "other-origin"]),
     "ctype": st.sampled_from(["application/json", "application/json", "text/plain", "", "application/json; x=1"]),
-    "body": st.one_of(COMMAND_DOCS.map(lambda d: json.dumps(d, allow_nan=True).encode()),
-                      JSON.map(lambda d: json.dumps(d).encode()), st.binary(max_size=200),
-                      st.builds(lambda n: b"[" * n, st.integers(1, 20_000)),
-                      st.just(b'{"pin": "2468"}'), st.just(b'{"pin": "0000"}')),
+    "body": rarely(st.one_of(COMMAND_DOCS.map(lambda d: json.dumps(d, allow_nan=True).encode()),
+                             JSON.map(lambda d: json.dumps(d).encode()), st.binary(max_size=200),
+                             st.builds(lambda n: b"[" * n, st.integers(1, 20_000)),
+                             st.just(b'{"pin": "2468"}'), st.just(b'{"pin": "0000"}')),
+                   BIG_BODIES, 25),
 })
 
 
 class HttpTarget:
     def __init__(self) -> None:
-        from starlette.testclient import TestClient
+        import asyncio
+
+        import httpx
+
+        try:
+            import sniffio  # noqa: F401
+        except ImportError:
+            # httpx's ASGI transport tries this import on every request; a miss is a search of
+            # the whole path each time, so record it as absent once.
+            sys.modules["sniffio"] = None  # type: ignore[assignment]
 
         from faro_box.display.pin import hash_pin
         from faro_box.display.web import create_app
@@ -481,14 +499,21 @@ class HttpTarget:
         self.table = Table(self.journal)
         self.app = create_app(self.table, pin_hash=hash_pin("2468", n=2**10))
         self.base = "http://127.0.0.1:8000"
-        # Entered once: the app's lifespan runs and every request goes through one event loop, as
-        # under a real server (a client not entered starts a thread and a loop per request).
-        self._stack = contextlib.ExitStack()
-        self.client = self._stack.enter_context(
-            TestClient(self.app, base_url=self.base, raise_server_exceptions=False))
-        self.csrf = self.client.post("/api/login", json={"pin": "2468"}).json()["csrf"]
-        self.anonymous = TestClient(self.app, base_url=self.base, raise_server_exceptions=False)
-        self.anonymous.portal = self.client.portal      # a visitor, same running app, no cookie
+        # One event loop for the whole run with the app's lifespan entered, as under a real
+        # server; the requests go to the app over ASGI in this thread (Starlette's TestClient
+        # would hand each request to another thread's loop, several times over).
+        self.loop = asyncio.new_event_loop()
+        self._lifespan = self.app.router.lifespan_context(self.app)
+        self.loop.run_until_complete(self._lifespan.__aenter__())
+        transport = httpx.ASGITransport(app=self.app, raise_app_exceptions=False)
+        self.client = httpx.AsyncClient(transport=transport, base_url=self.base)
+        self.anonymous = httpx.AsyncClient(transport=transport, base_url=self.base)
+        login = self._request(self.client, "POST", "/api/login", content=b'{"pin": "2468"}',
+                              headers={"content-type": "application/json"})
+        self.csrf = login.json()["csrf"]
+
+    def _request(self, client: Any, method: str, path: str, **kwargs: Any) -> Any:
+        return self.loop.run_until_complete(client.request(method, path, **kwargs))
 
     def check(self, case: dict[str, Any]) -> str:
         client = self.anonymous if case["auth"] == "none" else self.client
@@ -501,8 +526,8 @@ class HttpTarget:
             headers["origin"] = "http://evil.example"
         before = self.table.state()
         method = case["method"]
-        response = client.request(method, case["path"], content=case["body"] if method in ("POST", "PUT") else None,
-                                  headers=headers)
+        response = self._request(client, method, case["path"],
+                                 content=case["body"] if method in ("POST", "PUT") else None, headers=headers)
         if response.status_code >= 500:
             raise Crash(f"{method} {case['path']} -> {response.status_code}: {response.text[:200]}")
         if case["path"] == "/api/login" and response.status_code == 200:
@@ -538,9 +563,10 @@ class HttpTarget:
             raise Crash("the event stream lags behind the table")
 
     def close(self) -> None:
-        self.anonymous.portal = None
-        self.anonymous.close()
-        self._stack.close()
+        self.loop.run_until_complete(self.client.aclose())
+        self.loop.run_until_complete(self.anonymous.aclose())
+        self.loop.run_until_complete(self._lifespan.__aexit__(None, None, None))
+        self.loop.close()
         self.journal.close()
         self._dir.cleanup()
 
