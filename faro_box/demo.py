@@ -171,6 +171,8 @@ class Demo:
         self.plan = tuple(plan) if plan is not None else plan_bets(self.deck)
         self.done: set[int] = set()
         self.read = self.confirmed = 0
+        # The table's state as its last event left it: asked once per event, not three times a frame.
+        self._state = table.state()
         self._unsubscribe = table.subscribe(self._on_event)
 
     def close(self) -> None:
@@ -187,7 +189,7 @@ class Demo:
         period = self.period
         started = self.clock()
         for n, frame in enumerate(self._frames()):
-            catching_up = self.tracker.next_index < self.table.state()["next_index"]
+            catching_up = self.tracker.next_index < self._state["next_index"]
             if self.realtime and not catching_up:
                 delay = started + n * period - self.clock()
                 if delay > 0:
@@ -262,7 +264,7 @@ class Demo:
                 self._handle(UndoCard())
 
     def _answer_pending(self) -> None:
-        pending = self.table.state()["pending"]
+        pending = self._state["pending"]
         if pending is None:
             return
         index = pending["index"]
@@ -275,7 +277,7 @@ class Demo:
             self.confirmed += 1
 
     def _place_due(self) -> None:
-        state = self.table.state()
+        state = self._state
         if state["ended"] or state["pending"] is not None or state["queued"]:
             return
         turn, index = state["next_turn"], state["next_index"]
@@ -293,6 +295,7 @@ class Demo:
             self._handle(planned.command)
 
     def _on_event(self, event: dict[str, Any], state: dict[str, Any]) -> None:
+        self._state = state
         # An undone winner also takes back the bets placed after it: they go on again.
         if event.get("type") == "undo" and event.get("role") == "winner" and event.get("turn"):
             again = event["turn"] + 1

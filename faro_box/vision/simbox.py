@@ -33,6 +33,7 @@ _CARD_W, _CARD_H = 172, 240
 _FIELD_SCALE = 8  # light, shadows and the hand's shadow are computed at 1/8 resolution
 _EXPOSURE = 0.88
 _OFF = WIDTH + 60.0  # the thumb's x when the hand is out of the picture
+_COARSE_LIGHT = 128  # fine=False: light in 1/128 steps (uint8 arithmetic)
 
 
 class Expect(enum.Enum):
@@ -75,18 +76,25 @@ class SimBox:
     ``deck``: the 52 cards in the order they leave the box (shuffled from ``seed`` if None);
     ``cards``: how many cards get exposed (52 = a whole deal, ending with the hock taken out
     and the box empty); ``slips``: indices of cards the dealer slides off, then puts back on
-    the box, then slides off again; ``still``: the range of frames a card rests in view.
+    the box, then slides off again; ``still``: the range of frames a card rests in view;
+    ``pace`` (0..1]: the share of the frames the hand's moves take (a brisk dealer: fewer
+    frames to draw, every move still filmed); ``fine``: camera shake by fractions of a pixel
+    and light in floating point (False: whole pixels and 1/128 steps of light, cheaper to draw).
     """
 
     def __init__(self, deck: Sequence[Card] | None = None, *, seed: int = 0, nuisance: float = 0.5,
                  cards: int = DECK_SIZE, slips: Iterable[int] = (), still: tuple[int, int] = (8, 24),
-                 style: CardStyle | None = None) -> None:
+                 style: CardStyle | None = None, pace: float = 1.0, fine: bool = True) -> None:
         if not 0.0 <= nuisance <= 1.0:
             raise ValueError(f"nuisance must be 0..1, not {nuisance!r}")
         if not 1 <= cards <= DECK_SIZE:
             raise ValueError(f"cards must be 1..{DECK_SIZE}, not {cards!r}")
         if not 3 <= still[0] <= still[1]:
             raise ValueError(f"still must be a range (low, high) with 3 <= low <= high, not {still!r}")
+        if not 0.0 < pace <= 1.0:
+            raise ValueError(f"pace must be in (0, 1], not {pace!r}")
+        self.pace = pace
+        self.fine = fine
         self.seed = seed
         self.nuisance = nuisance
         self.cards = cards
@@ -147,7 +155,10 @@ class SimBox:
         if step.hx < _OFF:
             self._draw_hand(canvas, step.hx, step.hy)
         field = self._light_field(n, step)
-        lit = cv2.multiply(canvas, cv2.merge([field, field, field]), dtype=cv2.CV_8U)
+        if self.fine:
+            lit = cv2.multiply(canvas, field, dtype=cv2.CV_8U)
+        else:
+            lit = cv2.multiply(canvas, field, scale=1 / _COARSE_LIGHT, dtype=cv2.CV_8U)
         return self._shake_and_noise(lit, n, rng)
 
     # ---- the deal, step by step --------------------------------------------------------------
@@ -184,9 +195,9 @@ class SimBox:
             self._steps += [_Step(base, -1, 0.0, _OFF, 0.0)] * split
             depth = float(rng.uniform(25, 70))
             y = self._grip_y + float(rng.uniform(-80, 30))
-            self._move_hand(base, _OFF, self._win_xmax - depth, y, int(rng.integers(3, 7)))
-            self._steps += [_Step(base, -1, 0.0, self._win_xmax - depth, y)] * int(rng.integers(0, 10))
-            self._move_hand(base, self._win_xmax - depth, _OFF, y, int(rng.integers(3, 6)))
+            self._move_hand(base, _OFF, self._win_xmax - depth, y, self._brisk(rng.integers(3, 7)))
+            self._steps += [_Step(base, -1, 0.0, self._win_xmax - depth, y)] * self._brisk(rng.integers(0, 10), 0)
+            self._move_hand(base, self._win_xmax - depth, _OFF, y, self._brisk(rng.integers(3, 6)))
             frames -= split
         self._steps += [_Step(base, -1, 0.0, _OFF, 0.0)] * frames
 
@@ -197,11 +208,11 @@ class SimBox:
     def _deal_off(self, top: int, beneath: int, rng: np.random.Generator) -> None:
         grip = self._win_xmax - float(rng.uniform(30, 50))
         y = self._grip_y + float(rng.uniform(-40, 40))
-        self._move_hand(top, _OFF, grip, y, int(rng.integers(4, 8)))
+        self._move_hand(top, _OFF, grip, y, self._brisk(rng.integers(4, 8)))
         # The thumb rests on the card before it pushes: still, but the card is not clean.
         rest = int(rng.integers(0, 12)) if rng.random() < 0.6 * self.nuisance + 0.2 else 0
-        self._steps += [_Step(top, -1, 0.0, grip, y)] * rest
-        slide = int(rng.integers(5, 10))
+        self._steps += [_Step(top, -1, 0.0, grip, y)] * self._brisk(rest, 0)
+        slide = self._brisk(rng.integers(5, 10), 2)
         travel = self._card_span + 90.0
         for k in range(1, slide + 1):
             dx = travel * _ease(k / slide)
@@ -213,11 +224,16 @@ class SimBox:
         grip = self._win_xmax - 40.0
         y = self._grip_y
         travel = self._card_span + 90.0
-        slide = int(rng.integers(6, 10))
+        slide = self._brisk(rng.integers(6, 10), 2)
         for k in range(slide + 1):
             dx = travel * (1.0 - _ease(k / slide))
             self._steps.append(_Step(beneath, card, dx, grip + dx, y))
-        self._move_hand(card, grip, _OFF, y, int(rng.integers(4, 7)))
+        self._move_hand(card, grip, _OFF, y, self._brisk(rng.integers(4, 7)))
+
+    def _brisk(self, frames: int | np.integer, least: int = 1) -> int:
+        """A move of ``frames`` frames at the dealer's pace (at least ``least``)."""
+        frames = int(frames)
+        return frames if self.pace == 1.0 else max(least, round(frames * self.pace))
 
     def _is_clean(self, step: _Step) -> bool:
         if step.hx - 4.0 <= self._win_xmax:
@@ -378,30 +394,42 @@ class SimBox:
             for x, y, ax, ay, angle in ellipses:
                 cv2.ellipse(mask, (round(x), round(y)), (max(1, round(ax)), max(1, round(ay))), angle, 0, 360, 1.0, -1)
             field *= 1.0 - (0.15 + 0.3 * self.nuisance) * cv2.GaussianBlur(mask, (0, 0), 1.2)
-        return cv2.resize(field.astype(np.float32), (WIDTH + 2 * _PAD, HEIGHT + 2 * _PAD),
-                          interpolation=cv2.INTER_LINEAR)
+        # Three channels before the resize: the same numbers as resizing one and merging three.
+        small = cv2.merge([field.astype(np.float32)] * 3)
+        if not self.fine:
+            small = np.clip(np.round(small * _COARSE_LIGHT), 0, 255).astype(np.uint8)
+        return cv2.resize(small, (WIDTH + 2 * _PAD, HEIGHT + 2 * _PAD), interpolation=cv2.INTER_LINEAR)
 
-    def _noise_bank(self, rng: np.random.Generator) -> list[np.ndarray]:
+    def _noise_bank(self, rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Tiles of sensor noise, each as its positive and its negative part: two saturating
+        uint8 steps give the same pixels as one signed addition, at a fraction of the cost."""
         sigma = 1.0 + 7.0 * self.nuisance
-        return [np.round(rng.normal(0, sigma, (HEIGHT + 16, WIDTH + 16, 3))).astype(np.int16) for _ in range(3)]
+        tiles = [np.round(rng.normal(0, sigma, (HEIGHT + 16, WIDTH + 16, 3))) for _ in range(3)]
+        return [(np.clip(t, 0, 255).astype(np.uint8), np.clip(-t, 0, 255).astype(np.uint8)) for t in tiles]
 
     def _shake_and_noise(self, lit: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
         amp = 2.0 * self.nuisance
         sx = amp * (0.6 * math.sin(n / 7.3 + self.seed) + 0.4 * float(rng.uniform(-1, 1)))
         sy = amp * (0.6 * math.sin(n / 5.1 + 2 * self.seed) + 0.4 * float(rng.uniform(-1, 1)))
+        if not self.fine:
+            sx, sy = round(sx), round(sy)
         ix, iy = math.floor(sx), math.floor(sy)
         fx, fy = sx - ix, sy - iy
 
         def crop(dx: int, dy: int) -> np.ndarray:
             return lit[_PAD + iy + dy: _PAD + iy + dy + HEIGHT, _PAD + ix + dx: _PAD + ix + dx + WIDTH]
 
-        # A sub-pixel shift as a bilinear blend of the four neighbouring whole-pixel crops.
-        top = cv2.addWeighted(crop(0, 0), 1 - fx, crop(1, 0), fx, 0)
-        bottom = cv2.addWeighted(crop(0, 1), 1 - fx, crop(1, 1), fx, 0)
-        shaken = cv2.addWeighted(top, 1 - fy, bottom, fy, 0)
-        tile = self._noise[int(rng.integers(len(self._noise)))]
+        if fx == 0 and fy == 0:
+            shaken = crop(0, 0)
+        else:
+            # A sub-pixel shift as a bilinear blend of the four neighbouring whole-pixel crops.
+            top = cv2.addWeighted(crop(0, 0), 1 - fx, crop(1, 0), fx, 0)
+            bottom = cv2.addWeighted(crop(0, 1), 1 - fx, crop(1, 1), fx, 0)
+            shaken = cv2.addWeighted(top, 1 - fy, bottom, fy, 0)
+        up, down = self._noise[int(rng.integers(len(self._noise)))]
         ox, oy = int(rng.integers(0, 16)), int(rng.integers(0, 16))
-        out: np.ndarray = cv2.add(shaken, tile[oy:oy + HEIGHT, ox:ox + WIDTH], dtype=cv2.CV_8U)
+        out: np.ndarray = cv2.subtract(cv2.add(shaken, up[oy:oy + HEIGHT, ox:ox + WIDTH]),
+                                       down[oy:oy + HEIGHT, ox:ox + WIDTH])
         return out
 
     def _check(self, n: int) -> int:
