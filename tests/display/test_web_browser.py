@@ -125,3 +125,22 @@ def test_dealer_confirms_a_card_the_reader_could_not_read(browser: Any, live: An
     page.locator("#pending").wait_for(state="hidden")
     assert table.state()["exposed"] == ["5S"]
     page.close()
+
+
+def test_dealer_answers_no_new_card_when_the_card_before_still_lies_on_top(browser: Any, live: Any,
+                                                                          table: Table) -> None:
+    start_two_players(table)
+    deal_cards(table, ["5S", "KD"])
+    send(table, {"type": "unread", "index": 2, "candidates": ["9C"], "snapshot": None})
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(live.url + "/dealer")
+    page.fill("#pin", PIN)
+    page.click("#login-button")
+    page.locator("#no-card").wait_for(state="visible")
+    assert page.inner_text("#no-card") == "No new card: KD still on top"
+    page.click("#no-card")
+    page.locator("#pending").wait_for(state="hidden")
+    state = table.state()
+    assert state["pending"] is None and state["exposed"] == ["5S", "KD"]
+    assert [e.command.TYPE for e in table.journal.entries()][-1] == "no_card"
+    page.close()
