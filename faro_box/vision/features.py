@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from faro_box.vision import glyphs
-from faro_box.vision.locate import CANON_H, CANON_W
+from faro_box.vision.locate import CANON_H, CANON_W, CardView
 
 if TYPE_CHECKING:
     from faro_box.vision.profile import View
@@ -30,11 +30,15 @@ class IndexFeatures:
     pip_growth: float | None = None  # glyphs.pip_growth of the whole pip (None when it is cut)
 
 
-def index_features(index: glyphs.Index) -> IndexFeatures:
+def index_features(index: glyphs.Index, *, reading: bool = False) -> IndexFeatures:
+    """Features of one index; ``reading``: only those a reader compares (the whole pip, or the
+    largest top a cut pip shows), where a profile keeps every top of every pip."""
     rank = np.stack([glyphs.glyph_feature(m, glyphs.RANK_SHAPE) for m in (index.rank, *index.rank_alternatives)])
     tops: dict[float, np.ndarray] = {}
     source = index.suit if index.suit is not None else None
     for f in glyphs.SUIT_TOPS:
+        if reading and (source is not None or f != index.top):
+            continue
         if source is not None:
             tops[f] = glyphs.glyph_feature(glyphs.pip_top(source, index.rank_box.h, f), glyphs.SUIT_SHAPE)
         elif f <= index.top:
@@ -44,11 +48,15 @@ def index_features(index: glyphs.Index) -> IndexFeatures:
     return IndexFeatures(rank, whole, tops, index.redness, index.contrast, growth)
 
 
+def _index_bounds(h: int, w: int) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = _INDEX_REGION
+    return round(y0 * h), round(y1 * h), round(x0 * w), round(x1 * w)
+
+
 def corner_regions(face: np.ndarray) -> list[np.ndarray]:
     """The index regions of a canonical face: top-left, and bottom-right turned upright."""
-    x0, y0, x1, y1 = _INDEX_REGION
     h, w = face.shape[:2]
-    r0, r1, c0, c1 = round(y0 * h), round(y1 * h), round(x0 * w), round(x1 * w)
+    r0, r1, c0, c1 = _index_bounds(h, w)
     tl = face[r0:r1, c0:c1]
     br = face[h - r1: h - r0, w - c1: w - c0][::-1, ::-1]  # only the corner is turned, not the face
     return [np.ascontiguousarray(tl), np.ascontiguousarray(br)]
@@ -61,6 +69,13 @@ def read_index_region(image: np.ndarray, view: View, *, which: int = 0) -> glyph
         return glyphs.find_index(image)
     region = corner_regions(image)[which]
     return glyphs.find_index(region, expect_height=_RANK_HEIGHT * image.shape[0] / CANON_H, paper_kernel=21)
+
+
+def view_index(view: CardView, which: int) -> glyphs.Index | None:
+    """read_index_region(view.face(), View.FACE, which=which), warping only that corner."""
+    r0, r1, c0, c1 = _index_bounds(CANON_H, CANON_W)
+    region = view.region((r0, r1), (c0, c1), turned=which == 1)
+    return glyphs.find_index(region, expect_height=_RANK_HEIGHT, paper_kernel=21)
 
 
 def face_feature(face: np.ndarray) -> np.ndarray:

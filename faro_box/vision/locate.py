@@ -57,9 +57,50 @@ def parse_window(corners: Sequence[Sequence[float]] | Sequence[float]) -> np.nda
 
 
 def warp_quad(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    m = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), _CANON_DST)
-    return cv2.warpPerspective(frame, m, (CANON_W, CANON_H), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
+    return _warp(frame, _canon_matrix(quad), (CANON_W, CANON_H))
+
+
+def _canon_matrix(quad: np.ndarray) -> np.ndarray:
+    return cv2.getPerspectiveTransform(np.asarray(quad, np.float32), _CANON_DST)
+
+
+def _warp(frame: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    return cv2.warpPerspective(frame, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+class CardView:
+    """A card located in a frame, warped to the canonical view only where a reader looks.
+
+    The index corners are a fifth of the face and the pips a half: warping just those, and the
+    rest only when a reader asks for the whole face, is most of a whole warp saved per frame.
+    """
+
+    __slots__ = ("_face", "_frame", "_m")
+
+    def __init__(self, frame: np.ndarray, quad: np.ndarray) -> None:
+        self._frame, self._m = frame, _canon_matrix(quad)
+        self._face: np.ndarray | None = None
+
+    def face(self) -> np.ndarray:
+        """The whole canonical face (warp_quad's result)."""
+        if self._face is None:
+            self._face = _warp(self._frame, self._m, (CANON_W, CANON_H))
+        return self._face
+
+    def region(self, rows: tuple[int, int], cols: tuple[int, int], *, turned: bool = False) -> np.ndarray:
+        """``face()[r0:r1, c0:c1]``; ``turned``: the same rectangle of the face turned half way
+        round (``face()[H-r1:H-r0, W-c1:W-c0][::-1, ::-1]``), warped on its own."""
+        (r0, r1), (c0, c1) = rows, cols
+        if self._face is not None:
+            part = self._face[CANON_H - r1: CANON_H - r0, CANON_W - c1: CANON_W - c0][::-1, ::-1] if turned \
+                else self._face[r0:r1, c0:c1]
+            return np.ascontiguousarray(part)
+        # Canonical (x, y) -> region (x - c0, y - r0), or turned: (W - 1 - c0 - x, H - 1 - r0 - y).
+        sign = -1.0 if turned else 1.0
+        shift = np.array([[sign, 0.0, (CANON_W - 1 - c0) if turned else -c0],
+                          [0.0, sign, (CANON_H - 1 - r0) if turned else -r0],
+                          [0.0, 0.0, 1.0]])
+        return _warp(self._frame, shift @ self._m, (c1 - c0, r1 - r0))
 
 
 def warp_window(frame: np.ndarray, corners: Sequence[tuple[float, float]]) -> np.ndarray:

@@ -10,11 +10,19 @@ from faro_box.vision import glyphs
 _PIP_AREA = (0.2, 0.8, 0.07, 0.93)  # x0, x1, y0, y1 of the canonical face: the pips, not the indices
 
 
+def pip_area(h: int, w: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The rows and columns of an h×w face where the pips lie."""
+    return (round(_PIP_AREA[2] * h), round(_PIP_AREA[3] * h)), (round(_PIP_AREA[0] * w), round(_PIP_AREA[1] * w))
+
+
 def count_pips(face: np.ndarray) -> int | None:
     """How many pips the face shows, or None when that is not clearly a pip card (courts, clutter)."""
-    h, w = face.shape[:2]
-    x0, x1, y0, y1 = (round(_PIP_AREA[0] * w), round(_PIP_AREA[1] * w), round(_PIP_AREA[2] * h), round(_PIP_AREA[3] * h))
-    region = face[y0:y1, x0:x1]
+    (y0, y1), (x0, x1) = pip_area(*face.shape[:2])
+    return count_pips_in(face[y0:y1, x0:x1])
+
+
+def count_pips_in(region: np.ndarray) -> int | None:
+    """count_pips on the face's pip area alone (pip_area)."""
     ink, _ = glyphs.ink_map(region, 41)
     binary = (ink > 0.4).astype(np.uint8)
     n, _, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)

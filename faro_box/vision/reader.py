@@ -21,9 +21,10 @@ from faro_box.vision.features import (
     index_features,
     pip_feature,
     read_index_region,
+    view_index,
 )
-from faro_box.vision.locate import check_image, find_card, parse_window, warp_quad
-from faro_box.vision.pips import count_pips
+from faro_box.vision.locate import CANON_H, CANON_W, CardView, check_image, find_card, parse_window
+from faro_box.vision.pips import count_pips, count_pips_in, pip_area
 from faro_box.vision.profile import RANKS, SUITS, DeckProfile, View, generic_profile
 
 
@@ -83,29 +84,29 @@ class Reader:
     def read(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None) -> Reading:
         image = check_image(image)
         if window is not None:
-            return self._read_face(warp_quad(image, parse_window(window)))
+            return self._read_face(CardView(image, parse_window(window)))
         if self.view is View.CORNER:
             index = read_index_region(image, View.CORNER)
             if index is None:
                 return Reading(None, 0.0, present=False, why="no card index in view")
-            return self._decide([self._votes(index_features(index))])
+            return self._decide([self._votes(index_features(index, reading=True))])
         quad = find_card(image)
         if quad is None:
             return Reading(None, 0.0, present=False, why="no card found")
-        return self._read_face(warp_quad(image, quad))
+        return self._read_face(CardView(image, quad))
 
-    def _read_face(self, face: np.ndarray) -> Reading:
+    def _read_face(self, view: CardView) -> Reading:
         votes = []
         if self.profile.has_index:
             for which in (0, 1):
-                index = read_index_region(face, View.FACE, which=which)
+                index = view_index(view, which)
                 if index is not None:
-                    votes.append(self._votes(index_features(index)))
+                    votes.append(self._votes(index_features(index, reading=True)))
         if not votes and len(self.profile.face_labels):
-            return self._read_by_face(face)
+            return self._read_by_face(view.face())
         if not votes:
-            return Reading(None, 0.0, present=_looks_like_card(face), why="no readable index")
-        return self._decide(votes, face=face)
+            return Reading(None, 0.0, present=_looks_like_card(view.face()), why="no readable index")
+        return self._decide(votes, view=view)
 
     def _votes(self, f: IndexFeatures) -> _Votes:
         p = self.profile
@@ -118,7 +119,7 @@ class Reader:
         suit = _best_per_class(sim, p.suit_labels, 4, 0)
         return _Votes(rank, suit, f.redness, f.pip_growth)
 
-    def _decide(self, votes: list[_Votes], *, face: np.ndarray | None = None) -> Reading:
+    def _decide(self, votes: list[_Votes], *, view: CardView | None = None) -> Reading:
         rank_scores = np.mean([v.rank for v in votes], axis=0)
         suit_scores = np.mean([v.suit for v in votes], axis=0)
         redness = float(np.mean([v.redness for v in votes]))
@@ -135,7 +136,9 @@ class Reader:
         if len(votes) == 2 and any(int(np.argmax(v.rank)) != r_i for v in votes):
             why = why or "the two corners disagree on the rank"
         # Pips are counted only when they can matter: a sure index rank of A–10 on a face view.
-        pips = count_pips(face) if face is not None and rank <= Rank.TEN and conf_rank >= 0.5 else None
+        pips = None
+        if view is not None and rank <= Rank.TEN and conf_rank >= 0.5:
+            pips = count_pips_in(view.region(*pip_area(CANON_H, CANON_W)))
         if pips is not None and pips != int(rank):
             why = why or f"{pips} pips contradict the index {rank.symbol}"
         rank_ok = conf_rank >= 0.5 and "rank" not in why and "pips" not in why
