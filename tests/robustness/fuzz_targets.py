@@ -290,13 +290,15 @@ def check_host_line(case: tuple[str, bytes]) -> str:
     from faro_box.devices.servo_frames import FirmwareVersion, parse_positions_line, unseal
 
     line, raw = case
-    outcome = "accepted"
+    outcome = "refused"         # a line is one kind of message at most: accepted when one parser takes it
     for parse in (unseal, lambda s: parse_positions_line(s, "STATE"), lambda s: parse_positions_line(s, "WHERE"),
                   FirmwareVersion.parse):
         try:
             parse(line)
         except Exception as exc:  # noqa: BLE001
-            outcome = refused(exc)
+            refused(exc)
+        else:
+            outcome = "accepted"
     port = object.__new__(_Port)          # the real line reader over bytes from a fake wire
     port.serial, port.buffer = _FakeSerial(raw * 3), bytearray()
     for _ in range(len(raw) * 3 + 2):
