@@ -20,6 +20,7 @@ import resource
 import statistics
 import sys
 import time
+from collections import Counter
 
 import cv2
 import numpy as np
@@ -38,6 +39,7 @@ def deal(seed: int, nuisance: float, reader: Reader) -> dict:
     announced: list[CardExposed] = []
     questions: list[NeedsConfirmation] = []
     returned = empty = withdrawn = 0
+    reasons: Counter[str] = Counter()
     pending: list[tuple[int, int, object]] = []
     cpu = 0.0
     slowest = 0.0
@@ -54,6 +56,7 @@ def deal(seed: int, nuisance: float, reader: Reader) -> dict:
             elif isinstance(event, NeedsConfirmation):
                 questions.append(event)
                 withdrawn += box.truth(event.frame).index == event.index - 1
+                reasons[event.reason or "no reason given"] += 1
                 shown = box.truth(event.frame).card  # what the dealer sees in the snapshot
                 answer = shown if shown is not None and shown == box.deck[event.index - 1] else box.deck[event.index]
                 pending.append((n + ANSWER_AFTER, event.index, answer))
@@ -77,6 +80,7 @@ def deal(seed: int, nuisance: float, reader: Reader) -> dict:
         "duplicated": duplicated,
         "wrong": sum(1 for e in announced if box.deck[e.index] != e.card),
         "questions": len(questions), "withdrawn": withdrawn, "returned": returned, "empty": empty, "latency": latency,
+        "reasons": reasons,
     }
 
 
@@ -86,6 +90,7 @@ def accuracy(deals: int, seed: int) -> None:
     totals = {"frames": 0, "cpu": 0.0, "missed": 0, "duplicated": 0, "wrong": 0, "questions": 0,
               "withdrawn": 0, "returned": 0, "empty": 0}
     latency: list[int] = []
+    reasons: Counter[str] = Counter()
     slowest = 0.0
     started = time.monotonic()
     for d in range(deals):
@@ -94,6 +99,7 @@ def accuracy(deals: int, seed: int) -> None:
         for key in totals:
             totals[key] += r[key]
         latency += r["latency"]
+        reasons.update(r["reasons"])
         slowest = max(slowest, r["slowest"])
         print(f"deal {d + 1:3d} nuisance {nuisance:.2f}: missed {r['missed']} duplicated {r['duplicated']} "
               f"wrong {r['wrong']} questions {r['questions']} (withdrawn {r['withdrawn']}) empty {r['empty']} "
@@ -105,6 +111,8 @@ def accuracy(deals: int, seed: int) -> None:
     print(f"questions {totals['questions']} ({totals['questions'] / deals:.2f} per deal; "
           f"{totals['withdrawn']} withdrawn: no card had left the box), "
           f"empty box seen {totals['empty']} of {deals}")
+    for reason, count in reasons.most_common():
+        print(f"  {count:4d} asked because {reason}")
     print(f"tracker CPU, reading included, one OpenCV thread: {ms:.2f} ms per frame = {1000 / ms:.0f} fps; "
           f"slowest frame {slowest * 1000:.1f} ms")
     if latency:

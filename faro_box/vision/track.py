@@ -7,6 +7,12 @@ its edge, so it always covers part of that band). The reader runs only when a st
 visible picture follows a disturbance (motion, a hand, a camera gap): once per card, not once
 per frame, and the same card seen for an hour is one event.
 
+Each read of an unsure picture looks at it another way: first with the mid-tones brightened
+(the ink must be darker to count, so the thin pale gap a blurred picture leaves between a rank
+and its pip, which the reader's fixed ink threshold fills in, opens again), then as it is, then
+brightened again on the still frames so far averaged (sensor noise halves). A card the reader
+names on any of them is taken; the reader's own margins still decide each reading.
+
 The deck decides what a reading means: a card already dealt cannot come again (unless it is
 the previous card put back on the box: the dealer's slip), and the last card (the hock) is
 known by elimination. A reading that contradicts the deck, or an abstention, becomes a
@@ -33,6 +39,11 @@ _FIND_W, _FIND_H = 160, 120  # no window: the whole frame at this size
 _EDGE = 3  # view pixels along the window's edge that motion detection ignores
 _CELLS = (10, 14)  # patches of 10×10 view pixels for judging the edge band
 _CELL_AREA = (VIEW_W // _CELLS[0]) * (VIEW_H // _CELLS[1])
+# Gamma 0.6 on every channel: paper-relative ink darkness d becomes 1 - (1 - d) ** 0.6, so the
+# reader's ink threshold of 0.35 acts as 0.51. On the simulated box (5,200 still frames of 100
+# deals' first four) it names 99.7 % of frames where the picture as it is gives 80 %, none wrong.
+_LIGHTER = (255.0 * (np.arange(256) / 255.0) ** 0.6).round().astype(np.uint8)
+_STACK = 3  # still frames averaged at most: more would cost the 3-frame latency
 
 
 class ReadingLike(Protocol):
@@ -68,6 +79,9 @@ class NeedsConfirmation:
     # the window (or the frame) to show the dealer; None when the reading was held for the
     # dealer's answer to an earlier question and the picture is gone
     snapshot: np.ndarray | None = field(compare=False, repr=False)
+    # why the tracker asks, for logs and the dealer page: the reader's abstention reason, or
+    # the dealt card it read
+    reason: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,11 +172,13 @@ class Tracker:
         self._empty_checked = False
         self._empty = False
         self._tries = 0
+        self._stills: list[np.ndarray] = []  # the window of each frame read in this still picture
         self._unsure_read: tuple[ReadingLike, np.ndarray, _View, int] | None = None  # to act on if disturbed
         self._held: list[tuple[Card, float, int]] = []  # cards read while the top awaits the dealer
         self._queued: list[TrackEvent] = []  # events the dealer's answer released
         self._last_frame: int | None = None
         self._crop: tuple[int, int, int, int] | None = None
+        self._crop_window: list[tuple[float, float]] | None = None  # the window within the crop
         self._warp: np.ndarray | None = None
 
     # ---- state the table may ask for ------------------------------------------------------------
@@ -208,6 +224,8 @@ class Tracker:
 
     def new_deal(self) -> None:
         self._unsure_read = None
+        self._tries = 0
+        self._stills.clear()
         self._exposed.clear()
         self._held.clear()
         self._queued.clear()
@@ -252,6 +270,7 @@ class Tracker:
         return released + self._step(image, frame)
 
     def _step(self, image: np.ndarray, frame: int) -> list[TrackEvent]:
+        image = check_image(image)
         view = self._look(image)
         s = self.settings
         settled: list[TrackEvent] = []
@@ -316,6 +335,7 @@ class Tracker:
                               f"the {w}x{h} picture")
         x0, y0, x1, y1 = int(lo[0]), int(lo[1]), int(hi[0]), int(hi[1])
         self._crop = (x0, y0, x1, y1)
+        self._crop_window = [(float(x) - x0, float(y) - y0) for x, y in self.window]
         src = ((self.window - [x0, y0]) / 2.0).astype(np.float32)
         dst = np.array([[0, 0], [VIEW_W - 1, 0], [VIEW_W - 1, VIEW_H - 1], [0, VIEW_H - 1]], np.float32)
         self._warp = cv2.getPerspectiveTransform(src, dst)
@@ -342,7 +362,7 @@ class Tracker:
     # ---- deciding ------------------------------------------------------------------------------------
 
     def _decide(self, image: np.ndarray, view: _View, frame: int) -> list[TrackEvent]:
-        reading = self.reader.read(image, window=self._window_arg)
+        reading = self._read(image)
         self._tries += 1
         if self._tries <= self.settings.retries and self._doubtful(reading.card, float(reading.confidence)):
             # The next frame's noise may let the reader name it: read again then. Should the
@@ -351,10 +371,31 @@ class Tracker:
             return []
         return self._conclude(reading, image, view, frame)
 
+    def _read(self, image: np.ndarray) -> ReadingLike:
+        """Read this frame the way the attempt's turn calls for: brightened, as it is, or
+        brightened over the still frames so far averaged (the module's docstring says why)."""
+        if self._crop is None:
+            crop, window = image, None
+        else:
+            x0, y0, x1, y1 = self._crop
+            crop, window = image[y0:y1, x0:x1], self._crop_window
+        self._stills.append(crop.copy())  # the camera may reuse its buffer
+        del self._stills[:-_STACK]
+        turn = self._tries % 3
+        if turn == 1:
+            return self.reader.read(image, window=self._window_arg)
+        if turn == 2 and len(self._stills) > 1:
+            total = np.zeros(crop.shape, np.float32)
+            for still in self._stills:
+                total += still
+            crop = (total * (1.0 / len(self._stills)) + 0.5).astype(np.uint8)
+        return self.reader.read(cv2.LUT(crop, _LIGHTER), window=window)
+
     def _give_up(self) -> list[TrackEvent]:
         """The still picture ended while its reading was still unsure: act on the last reading,
         so a card that lay too briefly to be read is asked about, never skipped."""
         self._tries = 0
+        self._stills.clear()
         if self._unsure_read is None:
             return []
         reading, image, view, frame = self._unsure_read
@@ -363,6 +404,7 @@ class Tracker:
     def _conclude(self, reading: ReadingLike, image: np.ndarray, view: _View, frame: int) -> list[TrackEvent]:
         self._unsure_read = None
         self._tries = 0
+        self._stills.clear()
         card = reading.card
         confidence = float(reading.confidence)
         self._disturbed, self._ref = False, view
@@ -379,7 +421,9 @@ class Tracker:
         if card is None and self._exposed and tuple(reading.candidates[:1]) == (self._exposed[-1],):
             return []  # unsure, but its best guess is the card lying there: a hand passed over it
         if card is None or confidence < self.settings.min_confidence:
-            return self._unsure(card, reading.candidates, frame, image)
+            why = (f"the reader abstained ({getattr(reading, 'why', '') or 'no reason given'})" if card is None
+                   else f"{card} read with confidence {confidence:.2f}")
+            return self._unsure(card, reading.candidates, frame, image, why)
         return self._take(card, confidence, frame, image)
 
     def _take(self, card: Card, confidence: float, frame: int, image: np.ndarray | None) -> list[TrackEvent]:
@@ -397,10 +441,10 @@ class Tracker:
                 confidence = 1.0  # the hock: the only card left, and the reader agrees
             self._exposed.append(card)
             return [CardExposed(card, len(self._exposed) - 1, confidence, frame)]
-        return self._unsure(card, (), frame, image)
+        return self._unsure(card, (), frame, image, f"{card} read, but it was dealt at {self._exposed.index(card)}")
 
     def _unsure(self, card: Card | None, candidates: Sequence[Card], frame: int,
-                image: np.ndarray | None) -> list[TrackEvent]:
+                image: np.ndarray | None, reason: str) -> list[TrackEvent]:
         """An abstention, a doubtful card, or a card the deck forbids: ask, unless the deck
         leaves a single card, which the reader did not contradict."""
         index = len(self._exposed)
@@ -416,7 +460,7 @@ class Tracker:
         self._exposed.append(None)
         snapshot = None if image is None else (
             image.copy() if self._window_arg is None else warp_window(image, self._window_arg))
-        return [NeedsConfirmation(index, frame, shortlist, snapshot)]
+        return [NeedsConfirmation(index, frame, shortlist, snapshot, reason)]
 
     def _doubtful(self, card: Card | None, confidence: float) -> bool:
         """An abstention, a card named without enough confidence, or a card the deck forbids that
