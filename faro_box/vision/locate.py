@@ -8,6 +8,7 @@ to, since both corners carry the index the right way up and the reader reads bot
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator, Sequence
 
 import cv2
@@ -130,7 +131,7 @@ def find_card(frame: np.ndarray) -> np.ndarray | None:
     masks = _candidate_masks(small, hsv)
     # Paper for scoring: the opened paper mask, where speckled clutter no longer counts as white.
     first = next(masks)
-    paper = (first > 0).astype(np.uint8)
+    paper = cv2.threshold(first, 0, 1, cv2.THRESH_BINARY)[1]
     for k, mask in enumerate(itertools.chain([first], masks)):
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
@@ -155,18 +156,20 @@ def find_card(frame: np.ndarray) -> np.ndarray | None:
 
 def _candidate_masks(small: np.ndarray, hsv: np.ndarray) -> Iterator[np.ndarray]:
     """Paper first (cheap, and enough on most tables), then whiteness, then filled outlines."""
-    sat, val = hsv[..., 1].astype(np.int16), hsv[..., 2].astype(np.int16)
+    # OpenCV's own thresholds on the channels: numpy's on whole frames cost more than the search.
+    _, sat, val = cv2.split(hsv)
     # Paper: unsaturated and bright for this frame; opening cuts the card loose from pale clutter.
-    low_sat = sat < 60
-    if low_sat.any():
-        hist = cv2.calcHist([hsv], [2], low_sat.astype(np.uint8), [256], [0, 256]).ravel()
+    low_sat = cv2.threshold(sat, 59, 255, cv2.THRESH_BINARY_INV)[1]  # sat < 60
+    if cv2.countNonZero(low_sat):
+        hist = cv2.calcHist([val], [0], low_sat, [256], [0, 256]).ravel()
         v98 = int(np.searchsorted(np.cumsum(hist), 0.98 * hist.sum()))
         v_thr = max(90.0, 0.78 * v98)
-        raw = (low_sat & (val > v_thr)).astype(np.uint8) * 255
+        # val > v_thr: an 8-bit threshold compares with the floor of v_thr, which is the same.
+        raw = cv2.bitwise_and(cv2.threshold(val, math.floor(v_thr), 255, cv2.THRESH_BINARY)[1], low_sat)
         yield np.asarray(cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)), np.uint8)
     else:
         yield np.zeros(small.shape[:2], np.uint8)
-    whiteness = np.clip(val - sat, 0, 255).astype(np.uint8)
+    whiteness = cv2.subtract(val, sat)  # saturates at 0
     _, by_white = cv2.threshold(whiteness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     kernel = np.ones((3, 3), np.uint8)
     yield cv2.morphologyEx(by_white, cv2.MORPH_CLOSE, kernel, iterations=2)
@@ -204,9 +207,11 @@ def _as_quad(contour: np.ndarray) -> np.ndarray | None:
 
 def _card_score(paper: np.ndarray, quad: np.ndarray, c_area: float) -> tuple[float, float, float]:
     """(score, share of paper inside, aspect); score 0 when it is no card."""
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    long_side, short_side = max(sides[0] + sides[2], sides[1] + sides[3]), min(sides[0] + sides[2], sides[1] + sides[3])
-    aspect = long_side / max(short_side, 1e-6)
+    # Plain floats for four corners: numpy's per-call cost is most of the work at this size.
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = quad.tolist()
+    ab, bc, cd, da = math.hypot(bx - ax, by - ay), math.hypot(cx - bx, cy - by), \
+        math.hypot(dx - cx, dy - cy), math.hypot(ax - dx, ay - dy)
+    aspect = max(ab + cd, bc + da) / max(min(ab + cd, bc + da), 1e-6)
     if not 1.15 < aspect < 1.85:
         return 0.0, 0.0, aspect
     # The share of paper-white pixels inside the quad, shrunk a little off its outline.
@@ -214,15 +219,17 @@ def _card_score(paper: np.ndarray, quad: np.ndarray, c_area: float) -> tuple[flo
     inner_quad = (centre + 0.9 * (quad - centre)).astype(np.int32)
     # Only the quad's bounding box is drawn and counted: a few candidates per frame, each small.
     h, w = paper.shape
-    x0, y0 = np.clip(inner_quad.min(axis=0), 0, [w, h])
-    x1, y1 = np.clip(inner_quad.max(axis=0) + 1, 0, [w, h])
-    mask = np.zeros((max(int(y1 - y0), 0), max(int(x1 - x0), 0)), np.uint8)
-    if mask.size:
-        cv2.fillConvexPoly(mask, inner_quad - np.array([x0, y0], np.int32), 1)
-    inside = cv2.countNonZero(mask) if mask.size else 0
+    xs, ys = inner_quad[:, 0].tolist(), inner_quad[:, 1].tolist()
+    x0, y0 = min(max(min(xs), 0), w), min(max(min(ys), 0), h)
+    x1, y1 = min(max(max(xs) + 1, 0), w), min(max(max(ys) + 1, 0), h)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0, 0.0, aspect  # outside the frame
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, inner_quad - np.array([x0, y0], np.int32), 1)
+    inside = cv2.countNonZero(mask)
     if inside == 0 or inside < 0.8 * cv2.contourArea(inner_quad):
         return 0.0, 0.0, aspect  # mostly outside the frame
-    white_share = float(cv2.countNonZero(paper[y0:y1, x0:x1] & mask)) / inside
+    white_share = float(cv2.countNonZero(cv2.bitwise_and(paper[y0:y1, x0:x1], mask))) / inside
     if white_share < 0.35:
         return 0.0, white_share, aspect
     # Whiteness dominates: a big patch of clutter holding a card is less white than the card.
@@ -243,11 +250,11 @@ def _paper_around(paper: np.ndarray, quad: np.ndarray) -> float:
 
 def _upright(quad: np.ndarray) -> np.ndarray:
     """Order the corners clockwise from a top-left such that the first side is a short one."""
-    centre = quad.mean(axis=0)
-    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
-    quad = quad[np.argsort(angles)]  # clockwise on screen (y down)
-    start = int(np.argmin(quad.sum(axis=1)))
-    quad = np.roll(quad, -start, axis=0)
-    if np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[3] - quad[0]):
-        quad = np.roll(quad, -1, axis=0)  # landscape: turn a quarter so the long side is vertical
-    return quad.astype(np.float32)
+    pts = quad.tolist()
+    cx, cy = sum(p[0] for p in pts) / 4, sum(p[1] for p in pts) / 4
+    pts.sort(key=lambda p: math.atan2(p[1] - cy, p[0] - cx))  # clockwise on screen (y down)
+    start = min(range(4), key=lambda i: pts[i][0] + pts[i][1])
+    pts = pts[start:] + pts[:start]
+    if math.dist(pts[1], pts[0]) > math.dist(pts[3], pts[0]):
+        pts = pts[1:] + pts[:1]  # landscape: turn a quarter so the long side is vertical
+    return np.array(pts, np.float32)
