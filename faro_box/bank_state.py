@@ -122,7 +122,8 @@ class BankState:
     def _open(self, command: BankCommand) -> Bank:
         if self.closed or self.bank is None:
             raise RuleError(f"no bank is open: start a bank before {command.TYPE!r}")
-        if self.bank.ended is not None and not isinstance(command, BankUndo):
+        # A banker may still say he leaves once the fund or the shoe ran out (settle honours it).
+        if self.bank.ended is not None and not isinstance(command, (BankUndo, BankerLeaves)):
             raise RuleError(f"the bank has ended ({self.bank.ended.value}): start a new bank")
         return self.bank
 
@@ -399,7 +400,9 @@ class BankState:
 
 
 def _bet_script(bet: Any) -> dict[str, Any]:
-    doc: dict[str, Any] = {"player": bet.player, "stake": bet.asked}
+    # The stake the cover accepted: the table takes bets in the order the dealer enters them,
+    # settle in the order of play, and the accepted stakes fit the cover in any order.
+    doc: dict[str, Any] = {"player": bet.player, "stake": bet.stake}
     if bet.cheval:
         doc["cheval"] = True
     if bet.banco:
@@ -408,7 +411,15 @@ def _bet_script(bet: Any) -> dict[str, Any]:
 
 
 def _shoe_json(bank: Bank | None) -> dict[str, Any]:
+    """The cards left in the shoe, and by rank the cards not yet shown: a face-down card counts as
+    unseen until the coup ends, or the counts would tell its rank."""
     if bank is None:
         return {"remaining": None, "by_rank": {}}
-    by_rank = bank.shoe_remaining_by_rank()
+    by_rank = dict(bank.shoe_remaining_by_rank())
+    coup = bank.coup
+    if coup is not None:
+        for seat, shown in coup.shown().items():
+            for card, seen in zip(coup.hands[seat], shown, strict=True):
+                if seen is None:
+                    by_rank[card.rank] += 1
     return {"remaining": bank.shoe.remaining, "by_rank": {rank.symbol: by_rank[rank] for rank in Rank}}

@@ -1,7 +1,8 @@
 """Deal scripts in and out of the live table: export a journaled deal, replay a script.
 
 ``export_deal(journal, deal=None)`` replays one deal's journal entries and writes it as the deal
-script ``faro-box settle`` reads (see ``TableState.script`` for a deal in progress or misdealt).
+script ``faro-box settle`` reads (see ``TableState.script`` for a deal in progress or misdealt;
+a bank of Baccarat Banque as a bank script, bank_scripts.py).
 ``replay_script(table, doc)`` plays a script into a table as the tracker and the dealer would:
 the soda, then before each turn the actions whose ``at`` is that turn, then the turn's two
 cards (the hock follows by itself), then the end of the deal; the same ordering as settle.
@@ -17,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from faro_box.bank_events import StartBank
 from faro_box.cards import DECK_SIZE, Card
 from faro_box.errors import CardError, FaroBoxError, JournalError, ScriptError
 from faro_box.events import (
@@ -49,8 +51,13 @@ def export_deal(journal: Journal, deal: int | None = None) -> dict[str, Any]:
     if number not in known:
         raise JournalError(f"the journal {journal.path!r} holds no deal {number!r}: "
                            f"it holds deals {known[0]}..{known[-1]}")
+    entries = journal.entries(deal=number)
+    if entries and isinstance(entries[0].command, StartBank):
+        from faro_box.bank_scripts import export_bank
+
+        return export_bank(entries, number)
     state = TableState()
-    for entry in journal.entries(deal=number):
+    for entry in entries:
         try:
             state.apply(entry.command)
         except FaroBoxError as exc:
@@ -71,7 +78,8 @@ def script_steps(doc: Mapping[str, Any]) -> tuple[list[Step], list[dict[str, Any
     if not isinstance(doc, Mapping):
         raise ScriptError(f"a deal script must be a JSON object, not {doc!r:.80}")
     if doc.get("game", "faro") != "faro":
-        raise ScriptError(f"only faro deals can be replayed into the table, not {doc.get('game')!r}")
+        raise ScriptError(f"only faro deals and Baccarat Banque banks can be replayed into the table, "
+                          f"not {doc.get('game')!r}")
     unknown = [k for k in doc if k not in SCRIPT_FIELDS]
     if unknown:
         raise ScriptError(f"unknown field {unknown[0]!r} in the deal script: the fields are "
@@ -162,8 +170,13 @@ def replay_script(table: Table, doc: Mapping[str, Any], *,
                   between: Callable[[], None] | None = None) -> Replay:
     """Play a deal script into ``table`` (resuming a replay of the same script that stopped).
 
-    ``between`` is called after each command applied (an exhibition's pace).
+    ``between`` is called after each command applied (an exhibition's pace). A Baccarat Banque
+    script (``"game": "baccarat_banque"``) goes to ``bank_scripts.replay_bank``.
     """
+    if isinstance(doc, Mapping) and doc.get("game") == "baccarat_banque":
+        from faro_box.bank_scripts import replay_bank
+
+        return replay_bank(table, doc, between=between)
     steps, rejected = script_steps(doc)
     journal = table.journal
     done: list[Command] = []

@@ -123,7 +123,8 @@ def test_export_names_missing_deals():
     ({"deck": ["QH", "QH"]}, "'QH' twice"),
     ({"deck": ["ZZ"]}, "'ZZ'"),
     ({"shoe": []}, "'shoe'"),
-    ({"game": "baccarat_banque"}, "only faro"),
+    ({"game": "baccarat_banque"}, "unknown field 'profile'"),  # a bank script, checked as one
+    ({"game": "stuss"}, "only faro"),
     ({"players": "ann"}, "'ann'"),
 ])
 def test_bad_scripts_are_refused_before_the_table_sees_them(change, words):

@@ -1,4 +1,5 @@
-"""``faro-box export [--deal N]``: one journaled deal as a deal script (``faro-box settle`` reads it).
+"""``faro-box export [--deal N]``: one journaled deal as a deal script (``faro-box settle`` reads it);
+a bank of Baccarat Banque as a bank script (its finished coups; the shoe as far as it was dealt).
 
 A deal in progress is exported with the cards shown so far (fewer than 52): ``faro-box replay``
 plays it back to the same point, ``faro-box settle`` refuses it for want of a whole deck. The

@@ -1,4 +1,5 @@
-"""``faro-box replay SCRIPT``: play a deal script through the live table, saying what happens.
+"""``faro-box replay SCRIPT``: play a deal script (faro, or a bank of Baccarat Banque) through the
+live table, saying what happens.
 
 With ``--journal PATH`` the deal is journaled like a live one; run again after an interruption,
 the replay carries on where it stopped (nothing is applied twice). ``--pace`` spaces the
@@ -74,7 +75,14 @@ def run(args: argparse.Namespace) -> int:
     if replay.skipped:
         print(f"(resumed: {replay.skipped} command(s) were already in the journal)")
     for refused in replay.rejected:
-        print(f"refused: action {refused['action']}: {refused['error']}")
+        if "action" in refused:
+            print(f"refused: action {refused['action']}: {refused['error']}")
+        else:  # a bank script names the coup and the bet, as settle does
+            bet = f" bet {refused['bet']}" if refused["bet"] is not None else ""
+            print(f"refused: coup {refused['coup']}{bet}: {refused['error']}")
     balances = state["balances"]
+    if state.get("game") == "baccarat_banque":  # a bank's balances are chips held, not winnings
+        print("chips: " + ", ".join(f"{who} {amount}" for who, amount in balances.items()))
+        return 0
     print("balances: " + ", ".join(f"{who} {amount:+g}" for who, amount in balances.items()))
     return 0

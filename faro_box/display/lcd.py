@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from faro_box.display.announce import format_amount, player_name
+from faro_box.display.bank_views import bank_lcd_lines, is_bank
 from faro_box.errors import DeviceError
 
 COLS, ROWS = 20, 4
@@ -33,7 +34,9 @@ def _signed(value: object) -> str:
 
 
 def lcd_lines(state: Mapping[str, Any]) -> list[str]:
-    """The four 20-character lines for ``state``."""
+    """The four 20-character lines for ``state`` (a bank's: bank_views.py)."""
+    if is_bank(state):
+        return [_ascii(line)[:COLS].ljust(COLS) for line in bank_lcd_lines(state)]
     pending, faults, last = state.get("pending"), state.get("faults") or [], state.get("last_turn")
     if faults:
         first = f"FAULT {faults[0].get('device')}"

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 from faro_box.display.announce import format_amount, player_name
+from faro_box.display.bank_views import is_bank, render_bank_text
 from faro_box.display.narrator import Narrator
 
 TOP = ("K", "Q", "J", "10", "9", "8")
@@ -40,6 +41,8 @@ def render_rod(positions: Sequence[float], *, rod: float = 120, bead: float = 10
 
 def render_text(state: Mapping[str, Any], announcements: Sequence[str] = ()) -> str:
     """The whole table as plain text: layout with counts, bets, case-keeper, last turn, balances."""
+    if is_bank(state):
+        return render_bank_text(state, announcements)
     lines: list[str] = []
     deal = state.get("deal")
     if deal is None:

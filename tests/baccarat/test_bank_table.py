@@ -80,6 +80,9 @@ def test_face_down_cards_stay_hidden_until_the_coup_ends() -> None:
     table.handle(BankCall("right", True))
     table.handle(BankCard("4D"))
     assert table.state()["hands"]["right"] == [None, None, "4D"]
+    # Nor do the shoe's counts by rank: only the face-up 4D is counted out.
+    assert table.state()["shoe"]["by_rank"] == {**{r: 12 for r in states[0]["shoe"]["by_rank"]}, "4": 11}
+    assert table.state()["shoe"]["remaining"] == 156 - 7
     # No event or state before the end names a face-down card.
     text = json.dumps(seen) + json.dumps(table.state())
     for hidden in ("9C", "7H", "2S", "4C", "6D", "3C"):

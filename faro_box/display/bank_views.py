@@ -1,0 +1,145 @@
+"""A Baccarat Banque bank on the terminal and on the 20x4 LCD: pure functions of the table's JSON
+(bank_state.py), which keeps the face-down pairs hidden (``None``) until the coup ends.
+
+The terminal shows the bank, the three hands, the bets and the cover left, the last coup's result
+side by side, the shoe's cards left by rank, what the table waits for, and everyone's chips.
+
+The LCD, in 80 ASCII characters:
+  line 1  a fault, a card to confirm, the coup being dealt, or the last result ("C1 R7 win L5 tie B5")
+  line 2  the ranks and the fund      "A23456789TJQK F10"
+  line 3  the cards left of each rank, one column each (10, 11, 12 as a, b, c, as hexadecimal
+          digits: three decks hold 12 of a rank) and the shoe's total "cccbcccccbccc S148"
+  line 4  chips, the banker first     "Eve95 Ann105 Bob100"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from faro_box.display.announce import player_name
+
+GAME = "baccarat_banque"
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SEATS = ("right", "left", "banker")
+_RESULT = {"win": "wins", "lose": "loses", "push": "ties"}
+_SHORT = {"win": "win", "lose": "los", "push": "tie"}
+
+
+def is_bank(state: Mapping[str, Any]) -> bool:
+    return state.get("game") == GAME
+
+
+def waiting_words(waiting: object) -> str:
+    """What the table waits for, as the dealer would say it."""
+    text = str(waiting or "")
+    if text == "bets":
+        return "bets, then the first card"
+    if text == "confirm":
+        return "the dealer to name a card"
+    if text.startswith("card_"):
+        return f"a card for {text.removeprefix('card_')}"
+    if text.startswith("call_"):
+        return f"{text.removeprefix('call_')}'s call: a card or stand"
+    return "nothing"
+
+
+def _hand(cards: Sequence[str | None], total: object) -> str:
+    shown = " ".join("??" if c is None else c for c in cards) or "-"
+    return shown + (f"  = {total}" if total is not None else "")
+
+
+def _bet(bet: Mapping[str, Any]) -> str:
+    where = "banco" if bet.get("banco") else "à cheval" if bet.get("cheval") else str(bet.get("side"))
+    cut = f" (cut from {bet['asked']})" if bet.get("asked", bet.get("stake")) != bet.get("stake") else ""
+    return f"{player_name(str(bet.get('player')))} {bet.get('stake')} {where}{cut}"
+
+
+def _coup_line(coup: Mapping[str, Any]) -> str:
+    totals, results = coup.get("totals") or {}, coup.get("results") or {}
+    sides = ", ".join(f"{side} {totals.get(side)} {_RESULT.get(str(results.get(side)), '?')}" for side in SEATS[:2])
+    natural = " (a natural)" if coup.get("natural") else ""
+    return f"Last coup {coup.get('coup')}{natural}: {sides} against the bank's {totals.get('banker')}"
+
+
+def render_bank_text(state: Mapping[str, Any], announcements: Sequence[str] = ()) -> str:
+    lines: list[str] = []
+    if state.get("banker") is None:
+        lines.append("No bank open.")
+    else:
+        where = f"over ({state['ended']})" if state.get("ended") else (
+            f"coup {state.get('coup')}" if state.get("in_coup") else "between coups")
+        lines.append(f"Bank {state.get('bank')}: {player_name(str(state['banker']))} banks, fund "
+                     f"{state.get('fund')} of {state.get('declared')}; {where}; waiting for "
+                     f"{waiting_words(state.get('waiting'))}")
+        hands, totals = state.get("hands") or {}, state.get("totals") or {}
+        active = state.get("active") or {}
+        for seat in SEATS:
+            who = f" ({player_name(str(active[seat]))})" if seat in active else ""
+            lines.append(f"  {(seat.capitalize() + who + ':'):<16} {_hand(hands.get(seat) or [], totals.get(seat))}")
+        bets = state.get("bets") or []
+        cover = state.get("cover_left")
+        lines.append("Bets: " + ("; ".join(_bet(b) for b in bets) if bets else "none")
+                     + (f"; cover left {cover}" if cover is not None else ""))
+    last = state.get("last_coup")
+    if last:
+        lines.append(_coup_line(last))
+    shoe = state.get("shoe") or {}
+    if shoe.get("remaining") is not None:
+        by_rank = shoe.get("by_rank") or {}
+        lines.append(f"Shoe: {shoe['remaining']} left: " + "  ".join(f"{r} {by_rank.get(r, '-')}" for r in RANKS))
+    pending = state.get("pending")
+    if pending:
+        guess = " or ".join(pending.get("candidates") or []) or "unread"
+        lines.append(f"WAITING: the next card needs the dealer's confirmation ({guess})")
+    for fault in state.get("faults") or []:
+        lines.append(f"FAULT {fault.get('device')}: {fault.get('message')}")
+    for text in announcements:
+        lines.append(f">> {text}")
+    balances = _chips(state)
+    if balances:
+        lines.append("Chips: " + ", ".join(f"{player_name(who)} {chips}" for who, chips in balances))
+    return "\n".join(lines) + "\n"
+
+
+def _chips(state: Mapping[str, Any]) -> list[tuple[str, object]]:
+    balances = dict(state.get("balances") or {})
+    banker = state.get("banker")
+    first = [(str(banker), balances.pop(banker))] if banker in balances else []
+    return first + list(balances.items())
+
+
+def _count(n: object) -> str:
+    return format(n, "x") if isinstance(n, int) and 0 <= n <= 15 else "-"
+
+
+def bank_lcd_lines(state: Mapping[str, Any]) -> list[str]:
+    """The four lines (unpadded) for a bank's state."""
+    faults, pending, last = state.get("faults") or [], state.get("pending"), state.get("last_coup")
+    waiting = str(state.get("waiting") or "")
+    if faults:
+        first = f"FAULT {faults[0].get('device')}"
+    elif pending:
+        first = "CONFIRM the card?"
+    elif state.get("in_coup"):
+        seat = waiting.removeprefix("card_").removeprefix("call_")
+        first = f"C{state.get('coup')} {'call' if waiting.startswith('call_') else 'card'} {seat}"
+    elif last:
+        totals, results = last.get("totals") or {}, last.get("results") or {}
+        first = (f"C{last.get('coup')} R{totals.get('right')} {_SHORT.get(str(results.get('right')), '?')} "
+                 f"L{totals.get('left')} {_SHORT.get(str(results.get('left')), '?')} B{totals.get('banker')}")
+    elif state.get("banker") is None:
+        first = "No bank"
+    else:
+        first = f"Bank {state.get('bank')}: bets"
+    if state.get("ended") and not faults and not pending:
+        first = f"Bank over: {state['ended']}"
+    shoe = state.get("shoe") or {}
+    by_rank = shoe.get("by_rank") or {}
+    fund = state.get("fund")
+    ranks = "".join("T" if r == "10" else r for r in RANKS) + (f" F{fund}" if fund is not None else "")
+    counts = "".join(_count(by_rank.get(r)) for r in RANKS)
+    if shoe.get("remaining") is not None:
+        counts += f" S{shoe['remaining']}"
+    chips = " ".join(f"{player_name(who)[:3]}{amount}" for who, amount in _chips(state))
+    return [first, ranks, counts, chips]
