@@ -13,37 +13,42 @@ camera fault, to enter the card by hand should it have been a new one.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from faro_box.bank_events import BankCard, BankCommand, BankUnread
 from faro_box.errors import FaroBoxError
-from faro_box.vision.shown import CardShown, ShownCardWatcher, ShownEvent
+from faro_box.vision.shown import CardShown, ShownCardWatcher, ShownEvent, ShownUnread
 
 log = logging.getLogger(__name__)
 
 
-def shown_to_command(event: ShownEvent) -> BankCommand:
+def shown_to_command(event: ShownEvent, snapshot: str | None = None) -> BankCommand:
     if isinstance(event, CardShown):
         return BankCard(str(event.card), min(1.0, max(0.0, event.confidence)), event.frame)
-    return BankUnread(tuple(str(c) for c in event.candidates))
+    return BankUnread(tuple(str(c) for c in event.candidates), snapshot)
 
 
 class BankCamera:
     """Feeds frames to a watcher and its events to a table (``table.handle``, ``report_fault``)."""
 
     def __init__(self, table: Any, watcher: ShownCardWatcher, *, lying: str | None = None,
-                 min_confidence: float = 0.0) -> None:
+                 min_confidence: float = 0.0, snapshot: Callable[[np.ndarray, int], str | None] | None = None) -> None:
         self.table = table
         self.watcher = watcher
         self.lying = lying
         self.min_confidence = min_confidence  # a reading less sure than this goes to the dealer
+        self.snapshot = snapshot  # (picture, frame) -> the URL the dealer's page shows it at
 
     def frame(self, image: np.ndarray, number: int) -> list[BankCommand]:
         taken: list[BankCommand] = []
         for event in self.watcher.update(image, number):
-            command = shown_to_command(event)
+            url = None
+            if isinstance(event, ShownUnread) and self.snapshot is not None:
+                url = self.snapshot(event.snapshot, number)
+            command = shown_to_command(event, url)
             if isinstance(command, BankCard) and command.confidence < self.min_confidence:
                 command = BankUnread((command.card,))
             if self.lying is not None:

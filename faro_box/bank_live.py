@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from faro_box.baccarat import SHOE_SIZE
@@ -45,16 +47,18 @@ def open_configured_bank(table: Any, config: Any) -> None:
 class BankFeeder:
     """The camera loop's partner at a bank: ``feed(image, frame)``, ``lost(frame)``."""
 
-    def __init__(self, table: Any, reader: Any, *, min_confidence: float = 0.0,
-                 watcher_settings: Any = None) -> None:
+    def __init__(self, table: Any, reader: Any, *, min_confidence: float = 0.0, watcher_settings: Any = None,
+                 snapshot_dir: Path | None = None, write_image: Callable[[Path, Any], None] | None = None) -> None:
         from faro_box.vision.shown import ShownCardWatcher
 
+        self.table = table
+        self.snapshot_dir, self.write_image = snapshot_dir, write_image
         state = table.state()
         lying = None
         if state.get("game") == GAME and not state.get("closed") and cards_dealt(state):
             lying = table.script()["shoe"][-1]
         self.camera = BankCamera(table, ShownCardWatcher(reader, watcher_settings), lying=lying,
-                                 min_confidence=min_confidence)
+                                 min_confidence=min_confidence, snapshot=self._save_snapshot)
 
     def feed(self, image: Any, frame: int) -> None:
         self.camera.frame(image, frame)
@@ -62,6 +66,20 @@ class BankFeeder:
     def lost(self, frame: int | None = None) -> None:
         # The watcher keeps what lies on the spot, so the card already read is not read again.
         self.camera.watcher.lost()
+
+    def _save_snapshot(self, image: Any, frame: int) -> str | None:
+        """The picture of a card the reader would not name, for the dealer's page."""
+        if self.snapshot_dir is None or self.write_image is None:
+            return None
+        state = self.table.state()
+        name = f"bank{state.get('bank')}-card{cards_dealt(state) + 1}-frame{frame}.png"
+        try:
+            self.snapshot_dir.mkdir(parents=True, exist_ok=True)
+            self.write_image(self.snapshot_dir / name, image)
+        except (OSError, FaroBoxError) as exc:
+            log.warning("the snapshot of an unread card could not be saved: %s", exc)
+            return None
+        return f"/snapshots/{name}"
 
 
 def open_bank_camera(config: Any, table: Any, *, settle_s: float = SIM_BETS_SETTLE_S) -> Any:

@@ -90,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
             open_configured_bank(table, config)
             camera = open_bank_camera(config, table)
             closers.append(camera.close)
-            bridge = BankFeeder(table, Reader(profile), min_confidence=config.camera.min_confidence)
+            bridge = BankFeeder(table, Reader(profile), min_confidence=config.camera.min_confidence,
+                                snapshot_dir=snapshots, write_image=_write_png)
             if config.buttons.enabled:
                 closers.append(start_bank_buttons(table, config).close)
         else:

@@ -120,3 +120,77 @@ def test_a_reading_below_the_configured_confidence_goes_to_the_dealer(tmp_path: 
     state = table.state()
     assert state["waiting"] == "confirm" and cards_dealt(state) == 0
     assert state["pending"]["candidates"] in ([str(camera.shoe[0])], [])
+
+
+def test_the_dealers_buttons_at_a_bank_undo_confirm_and_open_a_new_bank() -> None:
+    import time
+
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    from faro_box.bank_events import BankCard, BankUnread
+    from faro_box.bank_live import start_bank_buttons
+
+    def press(pin: Any) -> None:
+        pin.drive_low()
+        pin.drive_high()
+        time.sleep(0.03)
+
+    Device.pin_factory = MockFactory()
+    try:
+        config = parse_config({**BANK, "buttons": {"enabled": True, "bounce_time": 0.01}})
+        table = Table(Journal())
+        open_configured_bank(table, config)
+        buttons = start_bank_buttons(table, config)
+        undo, confirm, new_bank = (Device.pin_factory.pin(n) for n in (5, 6, 13))
+        table.handle(BankBet("ann", 3))
+        table.handle(BankCard("9C"))
+        press(undo)
+        assert cards_dealt(table.state()) == 0
+        table.handle(BankUnread(("7H", "7D")))
+        press(confirm)  # the reader's best guess
+        assert table.script()["shoe"] == ["7H"] and table.state()["pending"] is None
+        press(new_bank)  # mid-coup: refused, nothing changes
+        assert table.state()["bank"] == 1 and cards_dealt(table.state()) == 1
+        for card in ("9C", "2S", "2C", "6D", "3C"):  # right: 7H 2C, a natural 9
+            table.handle(BankCard(card))
+        assert len(table.state()["results"]) == 1
+        press(new_bank)  # the banker leaves; the same table opens a new bank
+        state = table.state()
+        assert state["bank"] == 2 and state["banker"] == "eve" and state["fund"] == 20
+        assert table.state()["history"][-1]["ended"] == "left"
+        buttons.close()
+    finally:
+        Device.pin_factory.reset()
+        Device.pin_factory = None
+
+
+class _Abstaining:
+    """A reader that sees a card on the spot but will not name it."""
+
+    def read(self, image: Any, window: Any = None) -> Any:
+        from types import SimpleNamespace
+
+        white = float((image > 200).all(axis=2).mean()) > 0.05  # a card's face, not the cloth
+        return SimpleNamespace(card=None, present=white, confidence=0.0, candidates=())
+
+
+def test_a_card_the_reader_will_not_name_waits_for_the_dealer_with_its_picture(tmp_path: Path) -> None:
+    from faro_box.commands.run import _write_png
+
+    config = parse_config(BANK)
+    table = Table(Journal())
+    open_configured_bank(table, config)
+    camera = open_bank_camera(config, table, settle_s=0)
+    feeder = BankFeeder(table, _Abstaining(), snapshot_dir=tmp_path / "snaps", write_image=_write_png)
+    table.handle(BankBet("ann", 3))
+    for _ in range(40):
+        feeder.feed(camera.read(), camera.frame_number)
+        if table.state()["pending"]:
+            break
+    pending = table.state()["pending"]
+    assert pending["reason"] == "unread" and pending["snapshot"].startswith("/snapshots/bank1-card1-frame")
+    picture = tmp_path / "snaps" / pending["snapshot"].removeprefix("/snapshots/")
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    table.handle(BankConfirm(str(camera.shoe[0])))
+    assert table.script()["shoe"] == [str(camera.shoe[0])]
