@@ -59,10 +59,10 @@ def ink_map(bgr: np.ndarray, paper_kernel: int) -> tuple[np.ndarray, np.ndarray]
     k = cv2.getStructuringElement(cv2.MORPH_RECT, (paper_kernel, paper_kernel))
     # The paper is the local bright envelope of each channel; ink is what falls below it.
     paper = cv2.blur(cv2.dilate(bgr, k), (paper_kernel, paper_kernel))
-    balanced = cv2.divide(bgr, np.maximum(paper, 8).astype(np.uint8), scale=255)
+    balanced = cv2.divide(bgr, np.maximum(paper, 8, out=paper), scale=255)
     b, g, r = cv2.split(balanced)
     darkness = 255 - cv2.min(cv2.min(b, g), r)
-    return darkness.astype(np.float32) * (1.0 / 255.0), balanced
+    return np.multiply(darkness, np.float32(1.0 / 255.0), dtype=np.float32), balanced
 
 
 def find_index(bgr: np.ndarray, *, expect_height: float | None = None, paper_kernel: int = 0) -> Index | None:
@@ -240,16 +240,19 @@ def _crop(ink: np.ndarray, labels: np.ndarray, box: Box) -> np.ndarray:
     for part in box.parts[1:]:
         own |= window == part
     own = cv2.dilate(own.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0  # keep the soft rim
-    return np.where(own, ink[box.y0:box.y1, box.x0:box.x1], 0.0).astype(np.float32)
+    return np.where(own, ink[box.y0:box.y1, box.x0:box.x1], np.float32(0.0))
 
 
 def glyph_feature(mask: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     """A glyph resized to ``shape``, softened (so stroke weight and font matter less), unit norm."""
     rows, cols = shape
-    small = cv2.resize(mask.astype(np.float32), (cols, rows), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(mask.astype(np.float32, copy=False), (cols, rows), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (3, 3), 0.8)
-    v = small.ravel() - small.mean()
-    norm = float(np.linalg.norm(v))
-    aspect = mask.shape[1] / max(mask.shape[0], 1)
+    out = np.empty(rows * cols + 1, np.float32)
+    v = np.subtract(small.ravel(), small.mean(), out=out[:-1])
+    norm = float(np.sqrt(v.dot(v)))
+    if norm > 1e-6:
+        np.divide(v, norm, out=v)
     # Aspect travels with the shape: a "1" and an "I" differ mostly in width once normalised.
-    return np.append(v / norm if norm > 1e-6 else v, 0.6 * aspect).astype(np.float32)
+    out[-1] = 0.6 * mask.shape[1] / max(mask.shape[0], 1)
+    return out

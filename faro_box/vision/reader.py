@@ -8,8 +8,10 @@ counted, agrees with the rank. Colour never picks the suit: it can only veto.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -120,13 +122,13 @@ class Reader:
         return _Votes(rank, suit, f.redness, f.pip_growth)
 
     def _decide(self, votes: list[_Votes], *, view: CardView | None = None) -> Reading:
-        rank_scores = np.mean([v.rank for v in votes], axis=0)
-        suit_scores = np.mean([v.suit for v in votes], axis=0)
-        redness = float(np.mean([v.redness for v in votes]))
+        rank_scores = _mean([v.rank for v in votes])
+        suit_scores = _mean([v.suit for v in votes])
+        redness = _mean([v.redness for v in votes])
         thr = self.profile.red_threshold
         red = True if redness > thr + self.COLOUR_BAND else False if redness < thr - self.COLOUR_BAND else None
         growths = [v.growth for v in votes if v.growth is not None]
-        outline = _outline(float(np.mean(growths))) if growths else None
+        outline = _outline(_mean(growths)) if growths else None
         r_i, conf_rank = _pick(rank_scores, self.rank_accept)
         s_i, conf_suit, suit_why = _pick_suit(suit_scores, red, self.suit_accept, outline)
         rank, suit = RANKS[r_i], SUITS[s_i]
@@ -186,8 +188,20 @@ def _confidence(best: float, runner_up: float, accept: tuple[float, float]) -> f
     s_min, ratio_min = accept
     d1, d2 = max(1.0 - best, 1e-3), max(1.0 - runner_up, 1e-3)
     a = (best - s_min) / max(1e-6, 1.0 - s_min) * 4.0
-    b = float(np.log(d2 / d1) - np.log(ratio_min))
-    return float(1.0 / (1.0 + np.exp(-3.0 * min(a, b))))
+    b = math.log(d2 / d1) - math.log(ratio_min)
+    # Clamped where the logistic is 0 or 1 to the last digit anyway (math.exp would overflow).
+    return 1.0 / (1.0 + math.exp(min(-3.0 * min(a, b), 700.0)))
+
+
+_T = TypeVar("_T", float, np.ndarray)
+
+
+def _mean(values: list[_T]) -> _T:
+    """The mean of one or two corners' votes: np.mean's own overhead outweighs the sum here."""
+    total = values[0]
+    for v in values[1:]:
+        total = total + v
+    return total / len(values) if len(values) > 1 else total
 
 
 def _pick(scores: np.ndarray, accept: tuple[float, float]) -> tuple[int, float]:
