@@ -11,6 +11,7 @@ import logging
 import os
 import socket
 import threading
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,9 @@ class TrackerBridge:
         self.table, self.tracker = table, tracker
         self.snapshot_dir, self.write_image = snapshot_dir, write_image
         self._lock = threading.RLock()
+        # Table events that came from another thread while the camera's thread held the lock:
+        # waiting for it there could deadlock (that thread may be waiting for the table).
+        self._backlog: deque[dict[str, Any]] = deque()
         self._doubt = False
         self._asked: tuple[int, str] | None = None     # (table index, card read) after an outage
         self._reask: tuple[int, str] | None = None
@@ -55,6 +59,7 @@ class TrackerBridge:
 
     def feed(self, image: Any, frame: int) -> None:
         with self._lock:
+            self._catch_up()
             if self._reask is not None:
                 index, card = self._reask
                 self._reask = None
@@ -63,9 +68,11 @@ class TrackerBridge:
             events = self.tracker.update(image, frame)
             for event in events:
                 self._tracked(event)
+            self._catch_up()
 
     def lost(self, frame: int | None = None) -> None:
         with self._lock:
+            self._catch_up()
             self.tracker.lost(frame)
             self._doubt = True
 
@@ -118,27 +125,42 @@ class TrackerBridge:
         return f"/snapshots/{name}"
 
     def _on_table_event(self, event: dict[str, Any], state: dict[str, Any]) -> None:
-        # Runs in whichever thread handled the command (web, buttons, camera).
+        # Runs in whichever thread handled the command (web, buttons, camera), holding the
+        # table's lock. The camera's thread may hold this lock while it waits for the table's:
+        # then the event waits in the backlog for that thread, instead of deadlocking.
+        if not self._lock.acquire(blocking=False):
+            self._backlog.append(event)
+            return
+        try:
+            self._catch_up()
+            self._follow_event(event, state)
+        finally:
+            self._lock.release()
+
+    def _catch_up(self) -> None:
+        while self._backlog:
+            self._follow_event(self._backlog.popleft(), self.table.state())
+
+    def _follow_event(self, event: dict[str, Any], state: dict[str, Any]) -> None:
         kind = event.get("type")
-        with self._lock:
-            try:
-                if kind == "start_deal":
-                    self.tracker.new_deal()
-                    self._asked = self._reask = None
-                    self._doubt = False
-                elif kind == "card":
-                    self._dealt(event)
-                elif kind == "undo":
-                    exposed = self.tracker.exposed
-                    if event["index"] < len(exposed):   # not when the tracker saw the card put back
-                        self.tracker.resume(exposed[:event["index"]])
-                elif kind == "no_card":
-                    self._no_card(event["index"])
-                if kind in ("card", "undo", "no_card"):
-                    self._follow(state)
-            except FaroBoxError as exc:
-                log.warning("the tracker does not follow the table's %s: %s", kind, exc)
-                self._follow(state, force=True)
+        try:
+            if kind == "start_deal":
+                self.tracker.new_deal()
+                self._asked = self._reask = None
+                self._doubt = False
+            elif kind == "card":
+                self._dealt(event)
+            elif kind == "undo":
+                exposed = self.tracker.exposed
+                if event["index"] < len(exposed):   # not when the tracker saw the card put back
+                    self.tracker.resume(exposed[:event["index"]])
+            elif kind == "no_card":
+                self._no_card(event["index"])
+            if kind in ("card", "undo", "no_card"):
+                self._follow(state)
+        except FaroBoxError as exc:
+            log.warning("the tracker does not follow the table's %s: %s", kind, exc)
+            self._follow(state, force=True)
 
     def _dealt(self, event: dict[str, Any]) -> None:
         if event.get("how") != "confirmed":

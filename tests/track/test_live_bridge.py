@@ -9,6 +9,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from faro_box.cards import FULL_DECK, Card
 from faro_box.display.pin import hash_pin
 from faro_box.display.web import create_app
 from faro_box.errors import VisionError
-from faro_box.events import CardUnread, ConfirmCard, StartDeal
+from faro_box.events import CardUnread, ConfirmCard, PlaceBet, StartDeal
 from faro_box.journal import Journal
 from faro_box.live import TrackerBridge
 from faro_box.table import Table
@@ -321,3 +322,47 @@ def test_a_card_entered_by_hand_is_dealt_for_the_tracker_too(tmp_path: Path) -> 
     assert tracker.exposed == (C("QS"),)       # the table's question is not the tracker's
     table.handle(ConfirmCard(1, "2C"))
     assert tracker.exposed == (C("QS"), C("2C")) and tracker.next_index == 2
+
+
+class OneCardTracker(Tracker):
+    """A tracker whose next frame shows ``card`` as the next card (the thread test needs the
+    camera's event at a moment it chooses, not where the video puts it)."""
+
+    def __init__(self, card: Card) -> None:
+        super().__init__(TruthReader(SimBox(seed=1, cards=2)))
+        self.card = card
+
+    def update(self, image, frame):
+        self.resume([*self.exposed, self.card])
+        return [CardExposed(self.card, self.next_index - 1, 0.99, frame)]
+
+
+def test_a_dealer_command_while_the_camera_waits_for_the_table_deadlocks_nothing():
+    """The web thread holds the table (telling its listeners) while the camera's thread holds
+    the bridge and waits for the table: the bridge's listener must not wait for the camera."""
+    table = Table(Journal())
+    table.handle(StartDeal("foster", PLAYERS, {}))
+    telling, go_on = threading.Event(), threading.Event()
+
+    def slow_display(event, state):      # subscribed before the bridge: it is told first
+        if event["type"] == "place":
+            telling.set()
+            go_on.wait(10)
+
+    table.subscribe(slow_display)
+    tracker = OneCardTracker(C("QS"))
+    bridge = TrackerBridge(table, tracker)
+    bet = PlaceBet("ann", {"id": "a1", "kind": "rank", "ranks": ["9"], "stake": 1})
+    web = threading.Thread(target=table.handle, args=(bet,), daemon=True)
+    web.start()
+    assert telling.wait(10)
+    camera = threading.Thread(target=bridge.feed, args=(None, 0), daemon=True)
+    camera.start()
+    time.sleep(0.3)                      # the camera's thread now waits for the table
+    go_on.set()
+    web.join(10)
+    camera.join(10)
+    assert not web.is_alive() and not camera.is_alive(), "deadlock"
+    state = table.state()
+    assert state["exposed"] == ["QS"] and [b["id"] for b in state["open_bets"]] == ["a1"]
+    assert tracker.exposed == (C("QS"),)
