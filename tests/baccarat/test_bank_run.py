@@ -38,7 +38,7 @@ def _config(tmp_path: Path, port: int) -> Path:
                       f'players = ["ann", "bob", "cid"]\npin_hash = "{hash_pin(PIN, n=2**4)}"\n'
                       '[bank]\nbanker = "eve"\nfund = 20\nsides = { ann = "right", bob = "left", cid = "right" }\n'
                       f'[camera]\nsource = "sim:{SEED}"\nfps = 30\n'
-                      f'[display]\nport = {port}\n')
+                      f'[display]\nport = {port}\nterminal = true\n')
     return config
 
 
@@ -51,8 +51,10 @@ class Box:
         self.listener.bind(address)
         self.listener.settimeout(0.05)
         env = dict(os.environ, NOTIFY_SOCKET=address, WATCHDOG_USEC="1000000")
-        self.process = subprocess.Popen([*FARO_BOX, "run", "--config", str(config)], env=env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.out = tmp_path / f"stdout-{name}.txt"
+        with self.out.open("w") as stdout:
+            self.process = subprocess.Popen([*FARO_BOX, "run", "--config", str(config)], env=env,
+                                            stdout=stdout, stderr=subprocess.PIPE, text=True)
         self.messages: list[str] = []
         self.url = f"http://127.0.0.1:{port}"
         self._wait(lambda: "READY=1" in self.messages, 120, "READY")
@@ -147,6 +149,12 @@ def test_a_bank_runs_from_the_camera_and_resumes_exactly_after_a_power_cut(tmp_p
     assert second.stop(signal.SIGTERM) == 0, second.stderr
     assert second.messages[0] == "READY=1" and second.messages[-1] == "STOPPING=1"
     assert "after the restart the reading spot shows" in second.stderr
+    # The terminal view printed the bank: the sides' results and everyone's chips.
+    printed = second.out.read_text()
+    assert ">> Coup 3" in printed and "Bank 1: Eve banks" in printed and "Shoe: " in printed
+    assert printed.rstrip().endswith("Chips: " + ", ".join(
+        f"{w.capitalize()} {c}" for w, c in [("eve", final["balances"]["eve"]),
+                                             *((p, c) for p, c in final["balances"].items() if p != "eve")]))
 
     assert final["ended"] == "left" and sum(final["balances"].values()) == 400
     with Journal(journal, readonly=True) as written:
