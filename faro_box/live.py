@@ -50,6 +50,9 @@ class TrackerBridge:
         # waiting for it there could deadlock (that thread may be waiting for the table).
         self._backlog: deque[dict[str, Any]] = deque()
         self._doubt = False
+        # After an undo from outside the tracker (dealer page, button) the card on the box may be
+        # the one taken back (misread) or the one before (put back): the next reading is asked.
+        self._recheck = False
         self._asked: tuple[int, str] | None = None     # (table index, card read) after an outage
         self._reask: tuple[int, str] | None = None
         state = table.state()
@@ -82,8 +85,11 @@ class TrackerBridge:
             return
         index = event.index
         if kind == "CardExposed" and self._doubt:
-            self._doubt = False
+            self._doubt = self._recheck = False
             self._asked = (index, str(event.card))
+            self._ask(index, (str(event.card),), None)
+        elif kind == "CardExposed" and self._recheck:
+            self._recheck = False
             self._ask(index, (str(event.card),), None)
         elif kind == "CardExposed":
             command: Command = CardSeen(str(event.card), index, min(1.0, float(event.confidence)), event.frame)
@@ -96,7 +102,7 @@ class TrackerBridge:
             except FaroBoxError as exc:
                 log.error("card %d (%s) could not be taken: %s", index + 1, event.card, exc)
         elif kind == "NeedsConfirmation":
-            self._doubt = False
+            self._doubt = self._recheck = False
             snapshot = self._save_snapshot(index, event.snapshot)
             self._ask(index, tuple(str(c) for c in event.candidates), snapshot)
         elif kind == "CardReturned":
@@ -147,13 +153,15 @@ class TrackerBridge:
             if kind == "start_deal":
                 self.tracker.new_deal()
                 self._asked = self._reask = None
-                self._doubt = False
+                self._doubt = self._recheck = False
             elif kind == "card":
                 self._dealt(event)
             elif kind == "undo":
                 exposed = self.tracker.exposed
                 if event["index"] < len(exposed):   # not when the tracker saw the card put back
                     self.tracker.resume(exposed[:event["index"]])
+                    self.tracker.lost()             # look at the box afresh
+                    self._recheck = True
             elif kind == "no_card":
                 self._no_card(event["index"])
             if kind in ("card", "undo", "no_card"):
@@ -167,6 +175,7 @@ class TrackerBridge:
             return
         index, card = event["index"], Card.parse(event["card"])
         exposed = self.tracker.exposed
+        self._recheck = False   # the dealer named a card: where the deck stands is known again
         asked, self._asked = self._asked, None
         if asked is not None and asked[0] == index and asked[1] != event["card"] and index < len(exposed):
             # The card read after the outage comes later in the deck: the dealer's card left unseen.

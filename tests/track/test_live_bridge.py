@@ -239,13 +239,29 @@ def test_no_new_card_from_the_dealer_page_reaches_the_table_the_journal_and_the_
     journal.close()
 
 
+def _answer(client: TestClient, headers: dict[str, str], table: Table, box: SimBox, n: int) -> dict | None:
+    """The dealer at frame ``n`` answers the table's question from what lies on the box."""
+    pending = table.state()["pending"]
+    if pending is None:
+        return None
+    index = pending["index"]
+    if box.truth(n).index == index - 1:
+        doc = {"type": "no_card", "index": index}
+    else:
+        doc = {"type": "confirm", "index": index, "card": str(box.deck[index])}
+    response = client.post("/api/command", json=doc, headers=headers)
+    assert response.status_code == 200, response.text
+    return pending
+
+
 def test_an_undo_from_the_dealer_page_puts_the_card_back_in_the_trackers_deck(tmp_path: Path) -> None:
     """The reader takes card 2 for another card; the dealer undoes it on the dealer page: the
-    tracker expects index 2 again and no longer counts the misread card as dealt, so the
-    dealer's own card enters by hand and the camera reads on from card 3."""
+    tracker expects index 2 again and no longer counts the misread card as dealt. It looks at
+    the box afresh and puts what it reads to the dealer (the card taken back may lie there, or
+    the one before it); the camera reads on from card 3."""
     box = SimBox(seed=7, cards=6, still=(6, 10))
     wrong = next(c for c in FULL_DECK if c not in box.deck[:6])
-    misreading = [True]   # a one-off misread: once undone, the card reads right
+    misreading = [True]   # a one-off misread: looked at again, the card reads right
 
     def script(n, card):
         return Scripted(wrong, 0.99, (wrong,)) if card == box.deck[2] and misreading[0] else None
@@ -268,15 +284,15 @@ def test_an_undo_from_the_dealer_page_puts_the_card_back_in_the_trackers_deck(tm
     assert response.status_code == 200, response.text
     assert tracker.next_index == 2 and wrong in tracker.remaining()
     assert table.state()["next_index"] == 2
-    response = client.post("/api/command", json={"type": "confirm", "index": 2, "card": str(box.deck[2])},
-                           headers=headers)
-    assert response.status_code == 200, response.text
-    assert tracker.exposed == tuple(box.deck[:3])
-    _feed(bridge, reader, box, range(n, len(box)))
+    questions = []
+    for m in range(n, len(box)):
+        _feed(bridge, reader, box, range(m, m + 1))
+        if (asked := _answer(client, headers, table, box, m)) is not None:
+            questions.append(asked)
+    assert [(q["index"], q["candidates"]) for q in questions] == [(2, [str(box.deck[2])])]
     state = table.state()
     assert state["exposed"] == [str(c) for c in box.deck[:6]] and state["pending"] is None
-    assert [e.index for e in tracker.events if isinstance(e, CardExposed)] == [0, 1, 2, 3, 4, 5]
-    assert [e.command.TYPE for e in journal.entries()].count("unread") == 0
+    assert [e.index for e in tracker.events if isinstance(e, CardExposed)] == [0, 1, 2, 2, 3, 4, 5]
     journal.close()
 
 
@@ -295,18 +311,20 @@ def test_a_card_put_back_then_no_new_card_and_undo_bring_the_tracker_back(tmp_pa
     bridge = TrackerBridge(table, tracker)
     client, headers = _dealer(table)
     client.post("/api/command", json={"type": "start_deal", "profile": "foster", "players": ["ann"]}, headers=headers)
-    asked = False
+    questions = 0
     for n in range(len(box)):
         _feed(bridge, reader, box, range(n, n + 1))
         pending = table.state()["pending"]
-        if pending is not None:
-            assert pending["index"] == i + 2 and not asked
-            asked = True
+        if pending is not None and questions == 0:
+            assert pending["index"] == i + 2
             for doc in ({"type": "no_card", "index": i + 2}, {"type": "undo"}):
                 response = client.post("/api/command", json=doc, headers=headers)
                 assert response.status_code == 200, response.text
             assert tracker.exposed == tuple(box.deck[:i + 1]) and table.state()["next_index"] == i + 1
-    assert asked
+        elif pending is not None:
+            _answer(client, headers, table, box, n)
+        questions += pending is not None
+    assert 1 <= questions <= 2     # the card put back, unreadable, may be asked about once more
     assert table.state()["exposed"] == [str(c) for c in box.deck[:5]]
     journal.close()
 
