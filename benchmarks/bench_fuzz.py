@@ -4,6 +4,7 @@ firmware ends), the journal (damaged rows and files), the HTTP API and its event
     python benchmarks/bench_fuzz.py                          # 100,000 cases per target (hypothesis)
     python benchmarks/bench_fuzz.py --cases 2000 --targets http journal
     python benchmarks/bench_fuzz.py --atheris 200000         # also coverage-guided byte fuzzing (atheris)
+    python benchmarks/bench_fuzz.py --targets --atheris 1000 --atheris-targets journal_file http_body
 
 The targets and their checks are tests/robustness/fuzz_targets.py (the test suite runs a few
 examples of each). A case is a crash when it ends in anything but acceptance or one of our own
@@ -191,7 +192,8 @@ def run_target(name: str, cases: int, hang: float, seed: int, budget: float | No
 
 # ----- atheris: coverage-guided fuzzing of the byte-level parsers --------------------------------
 
-ATHERIS_TARGETS = ("firmware_lines", "host_lines", "command_text", "script_text", "toml_text")
+ATHERIS_TARGETS = ("firmware_lines", "host_lines", "command_text", "script_text", "toml_text", "journal_file",
+                   "http_body")
 
 
 def atheris_child(name: str, argv: list[str]) -> None:
@@ -200,15 +202,33 @@ def atheris_child(name: str, argv: list[str]) -> None:
     with atheris.instrument_imports():
         import fblines  # noqa: F401
         import fbproto  # noqa: F401
-        from fuzz_targets import ConfigTarget, FirmwareTarget, check_host_line, check_script
+        from fuzz_targets import (
+            COMMAND_EXAMPLES,
+            ConfigTarget,
+            FirmwareTarget,
+            HttpTarget,
+            JournalTarget,
+            check_host_line,
+            check_script,
+        )
 
-        from faro_box import events, journal  # noqa: F401
+        from faro_box import deal_scripts, events, journal, table  # noqa: F401
         from faro_box.devices import servo_frames  # noqa: F401
+        from faro_box.display import web  # noqa: F401
         from faro_box.errors import FaroBoxError
         from faro_box.limits import loads
 
     firmware = FirmwareTarget() if name == "firmware_lines" else None
     config = ConfigTarget() if name == "toml_text" else None
+    damaged = JournalTarget() if name == "journal_file" else None
+    http = HttpTarget() if name == "http_body" else None
+    corpus = [a for a in argv if not a.startswith("-")]
+    if corpus and not any(Path(corpus[0]).iterdir()):
+        # Start from real inputs: a journal holding a deal and an empty one; the dealer's commands.
+        seeds = ([damaged.good, damaged.empty] if damaged else
+                 [json.dumps(c).encode() for c in COMMAND_EXAMPLES] if http else [])
+        for i, seed_input in enumerate(seeds):
+            (Path(corpus[0]) / f"seed{i}").write_bytes(seed_input)
 
     def one(data: bytes) -> None:
         if name == "firmware_lines":
@@ -220,6 +240,11 @@ def atheris_child(name: str, argv: list[str]) -> None:
                 events.command_from_text(data.decode("utf-8", "replace"))
             except FaroBoxError:
                 pass
+        elif name == "journal_file":
+            damaged.check(("bytes", data))     # the whole file, mutated from a real journal
+        elif name == "http_body":
+            http.check({"method": "POST", "path": "/api/command", "auth": "dealer", "ctype": "application/json",
+                        "body": data})
         elif name == "script_text":
             try:
                 doc = loads(data.decode("utf-8", "replace"), "a deal script")
@@ -233,14 +258,22 @@ def atheris_child(name: str, argv: list[str]) -> None:
     atheris.Fuzz()
 
 
-def run_atheris(runs: int, hang: float) -> list[dict]:
+def run_atheris(runs: int, hang: float, names: list[str]) -> list[dict]:
+    import resource
+    import tempfile
+
     results = []
-    for name in ATHERIS_TARGETS:
+    for name in names:
         started = time.perf_counter()
-        done = subprocess.run([sys.executable, __file__, "--atheris-child", name, f"-runs={runs}",
-                               f"-timeout={int(hang)}", "-rss_limit_mb=2048", "-print_final_stats=1"],
-                              capture_output=True, text=True)
+        cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        with tempfile.TemporaryDirectory() as corpus:
+            extra = [corpus, "-max_len=65536"] if name in ("journal_file", "http_body") else []
+            done = subprocess.run([sys.executable, __file__, "--atheris-child", name, f"-runs={runs}",
+                                   f"-timeout={int(hang)}", "-rss_limit_mb=2048", "-print_final_stats=1", *extra],
+                                  capture_output=True, text=True)
         seconds = time.perf_counter() - started
+        cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
         stats = {}
         for line in done.stderr.splitlines():
             if line.startswith("stat::"):
@@ -249,9 +282,10 @@ def run_atheris(runs: int, hang: float) -> list[dict]:
         crashed = done.returncode != 0
         tail = [ln for ln in done.stderr.splitlines() if "ERROR" in ln or "Crash" in ln or "Traceback" in ln][:5]
         results.append({"target": f"atheris {name}", "runs": int(stats.get("number_of_executed_units", 0)),
-                        "seconds": round(seconds, 1), "exit": done.returncode,
+                        "seconds": round(seconds, 1), "cpu_seconds": round(cpu, 1), "exit": done.returncode,
                         "crashes": 1 if crashed else 0, "findings": tail})
-        print(f"  atheris {name}: {results[-1]['runs']:,} runs, {seconds:.0f} s, exit {done.returncode}", flush=True)
+        print(f"  atheris {name}: {results[-1]['runs']:,} runs, {seconds:.0f} s, cpu {cpu:.0f} s, "
+              f"exit {done.returncode}", flush=True)
     return results
 
 
@@ -272,6 +306,7 @@ def main() -> int:
     parser.add_argument("--budget", type=float, metavar="SECONDS",
                         help="stop a target after the chunk that passes this time (the count run is reported)")
     parser.add_argument("--atheris", type=int, default=0, metavar="RUNS", help="atheris runs per byte-level target")
+    parser.add_argument("--atheris-targets", nargs="*", default=list(ATHERIS_TARGETS), choices=ATHERIS_TARGETS)
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
 
@@ -284,7 +319,7 @@ def main() -> int:
         except ImportError:
             print("atheris is not installed (pip install atheris): skipped")
         else:
-            results += run_atheris(args.atheris, args.hang)
+            results += run_atheris(args.atheris, args.hang, args.atheris_targets)
     print()
     print(f"{'target':36} {'cases':>9} {'accepted':>9} {'refused':>9} {'crash':>6} {'hang':>5} {'repeats':>8} "
           f"{'s':>7} {'cpu s':>7} {'slowest ms':>10}")

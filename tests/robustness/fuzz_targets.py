@@ -419,7 +419,9 @@ class JournalTarget:
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
         kind, value = case
-        if kind == "rows":
+        if kind == "bytes":
+            path.write_bytes(value)
+        elif kind == "rows":
             path.write_bytes(self.empty)
             conn = sqlite3.connect(path)
             conn.execute("PRAGMA synchronous=OFF")      # the damaged file is made here, not by the box
@@ -450,7 +452,7 @@ JOURNAL_CASES = st.one_of(st.tuples(st.just("rows"), ROWS), st.tuples(st.just("f
 
 # ----- the HTTP API and its event stream ---------------------------------------------------------
 
-COMMAND_BASES = st.sampled_from([
+COMMAND_EXAMPLES = [
     {"type": "start_deal", "profile": "foster", "players": ["ann", "bob"]},
     {"type": "place", "player": "ann", "spec": {"id": "a1", "kind": "rank", "ranks": ["9"], "stake": 2}},
     {"type": "place", "player": "bob", "spec": {"id": "b1", "kind": "high", "stake": 1}},
@@ -458,7 +460,8 @@ COMMAND_BASES = st.sampled_from([
     {"type": "confirm", "index": 0, "card": "AS"},
     {"type": "undo"}, {"type": "end_deal"}, {"type": "misdeal"},
     {"type": "undo", "after": 3},
-])
+]
+COMMAND_BASES = st.sampled_from(COMMAND_EXAMPLES)
 COMMAND_DOCS = mutated(COMMAND_BASES)
 # Bodies just past the dealer's 16 KB limit and up to 10 MB (a 10 MB player name is refused, not stored).
 BIG_BODIES = mutated(COMMAND_BASES, oversize_ops((16_385, 1 << 20, 10_000_000))).map(lambda d: json.dumps(d).encode())
