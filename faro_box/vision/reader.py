@@ -112,8 +112,12 @@ class Reader:
 
     def _votes(self, f: IndexFeatures) -> _Votes:
         p = self.profile
-        # All segmentations of the rank glyph in one product: the templates are read once.
-        sims = _similarity(p.rank_feats, f.rank.T, self._rank_sq[:, None]).max(axis=1)
+        # One matrix-vector product per segmentation of the rank glyph: a product with two columns
+        # goes to BLAS's matrix-matrix path, several times slower (far more where it spawns
+        # threads on a busy core) than two matrix-vector products.
+        sims = _similarity(p.rank_feats, f.rank[0], self._rank_sq)
+        for alternative in f.rank[1:]:
+            np.maximum(sims, _similarity(p.rank_feats, alternative, self._rank_sq), out=sims)
         rank = _best_per_class(sims, p.rank_labels, 13, 1)
         key = "whole" if f.suit_whole is not None else f"top{max(f.suit_tops)}"
         sim = _similarity(p.suit_feats[key], f.suit_whole if f.suit_whole is not None
