@@ -1,20 +1,26 @@
 """Exhibition soak: many deals through the whole box as fast as the machine goes.
 
-    python benchmarks/bench_exhibit_soak.py [--deals N] [--keep-deals K]
+    python benchmarks/bench_exhibit_soak.py [--deals N] [--keep-deals K] [--no-trim]
 
 A day at an exhibition (``--pace 3``: 52 cards x 3 s, the panels' holds, 20 s of attract screen)
 is about 3.7 minutes a deal, so 10 hours are ~160 deals (the default). Here the same loop runs
 ``--fast`` (no pauses) through everything an exhibition runs: the simulated box, the real reader
 and tracker, the table with a journal on disk renewed every K deals, the panels and odds, the web
-display (uvicorn) polled by a kiosk, and phones placing pretend bets over HTTP. It reports the
-process's resident memory (after the first deal, at the end, the highest), the work per frame
-(median, p99, max), the log and journal sizes on disk, and any deal whose cards or balances went
-wrong.
+display (uvicorn) polled by a kiosk, and phones placing pretend bets over HTTP. It prints a line
+per deal (resident memory after it, its frames' median and longest work, the work between the
+previous deal's last frame and its first, the log's size) and at the end: resident memory after the first deal, at
+the end, the highest, and its slope over the last half of the run by least squares in MB per
+hour of exhibition; the work per frame (median, p99, max) and the longest stall (the longest
+time without a frame, within a deal or between two); the log and journal sizes on disk; any deal
+whose cards or balances went wrong. The frame times go to a file as they come, so the benchmark's
+own bookkeeping does not grow in memory. ``--no-trim`` leaves the C heap untrimmed between deals
+(the exhibition's default trims it) to show what the trim is for.
 """
 
 from __future__ import annotations
 
 import argparse
+import array
 import logging
 import statistics
 import sys
@@ -42,6 +48,15 @@ def rss_mb() -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise RuntimeError("no VmRSS in /proc/self/status (Linux only)")
+
+
+def slope_per_hour(memory: list[float]) -> float:
+    """Least-squares slope of RSS over the last half of the deals, in MB per hour at --pace 3."""
+    half = memory[len(memory) // 2:]
+    if len(half) < 2:
+        return 0.0
+    per_deal = statistics.linear_regression(range(len(half)), half).slope
+    return per_deal * 3600 / DEAL_SECONDS_AT_PACE_3
 
 
 def visitors(url: str, stop: threading.Event, placed: list[int]) -> None:
@@ -76,6 +91,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=160, help="deals to deal (160 = ten hours at --pace 3)")
     parser.add_argument("--keep-deals", type=int, default=5, help="deals per journal before it is renewed")
+    parser.add_argument("--no-trim", action="store_true", help="do not trim the C heap between deals")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="faro-box-soak-") as folder:
@@ -93,20 +109,32 @@ def main() -> int:
         server = serve(app, port=0, background=True)
         assert server is not None
 
-        frame_times: list[float] = []
+        times_file = (work / "frame_times.f64").open("wb")
         memory: list[float] = []
+        gaps: list[float] = []
         problems: list[str] = []
         started = time.monotonic()
 
         def on_deal(report: DealReport) -> None:
-            frame_times.extend(report.frame_times)
+            array.array("d", report.frame_times).tofile(times_file)
             memory.append(rss_mb())
+            if report.gap_before is not None:
+                gaps.append(report.gap_before)
             if report.wrong or report.settled_ok is not True:
                 problems.append(f"deal {report.loop} ({report.name}): wrong cards {report.wrong}, "
                                 f"settle agrees {report.settled_ok}, broke off: {report.error}")
             log_bytes = sum(p.stat().st_size for p in work.glob("exhibit.log*"))
-            print(f"deal {report.loop:4d} {report.name:20s} {report.seconds:6.1f} s  rss {memory[-1]:7.1f} MB  "
-                  f"log {log_bytes / 1e6:5.2f} MB", flush=True)
+            ms = sorted(report.frame_times) or [0.0]
+            gap = "" if report.gap_before is None else f"{report.gap_before * 1000:6.0f} ms"
+            print(f"deal {report.loop:4d} {report.name:18s} {report.seconds:6.1f} s  rss {memory[-1]:7.1f} MB  "
+                  f"frames {len(ms):5d} median {statistics.median(ms) * 1000:5.1f} ms max {ms[-1] * 1000:6.1f} ms  "
+                  f"before it {gap:>9s}  log {log_bytes / 1e6:5.2f} MB", flush=True)
+            if report.loop % 16 == 0:   # every hour of exhibition, in case the run is cut short
+                half = len(memory) // 2
+                print(f"  after {report.loop} deals: rss max {max(memory):.1f} MB, last half "
+                      f"{min(memory[half:]):.1f}..{max(memory[half:]):.1f} MB, slope "
+                      f"{slope_per_hour(memory):+.2f} MB/h, longest gap between deals {max(gaps) * 1000:.0f} ms",
+                      flush=True)
 
         stop = threading.Event()
         placed = [0, 0]
@@ -115,7 +143,8 @@ def main() -> int:
                    threading.Thread(target=kiosk, args=(server.url, stop, polls), daemon=True)]
         for thread in threads:
             thread.start()
-        exhibition = Exhibition(bundled_deals(), hub, show, fast=True, loops=args.deals, on_deal=on_deal)
+        exhibition = Exhibition(bundled_deals(), hub, show, fast=True, loops=args.deals, on_deal=on_deal,
+                                **({"release_memory": lambda: None} if args.no_trim else {}))
         dealt = exhibition.run()
         stop.set()
         for thread in threads:
@@ -125,6 +154,9 @@ def main() -> int:
         hub.close()
         logging.getLogger().removeHandler(handler)
         handler.close()
+        times_file.close()
+        frame_times = array.array("d")
+        frame_times.frombytes((work / "frame_times.f64").read_bytes())
         log_bytes = sum(p.stat().st_size for p in work.glob("exhibit.log*"))
         journal_bytes = sum(p.stat().st_size for p in work.glob("exhibit.sqlite*"))
 
@@ -133,9 +165,16 @@ def main() -> int:
     print()
     print(f"deals dealt: {dealt} in {elapsed / 60:.1f} min (an exhibition at --pace 3: "
           f"{dealt * DEAL_SECONDS_AT_PACE_3 / 3600:.1f} h)")
+    half = len(memory) // 2
     print(f"memory (RSS): after deal 1 {memory[0]:.1f} MB, end {memory[-1]:.1f} MB, max {max(memory):.1f} MB; "
-          f"last half of the run grew {memory[-1] - memory[len(memory) // 2]:+.1f} MB")
+          f"last half (deals {half + 1}-{len(memory)}): {min(memory[half:]):.1f}..{max(memory[half:]):.1f} MB, "
+          f"slope {slope_per_hour(memory):+.2f} MB per hour of exhibition"
+          f"{' (C heap not trimmed)' if args.no_trim else ''}")
     print(f"frame work: {len(ms)} frames, median {statistics.median(ms):.1f} ms, p99 {p99:.1f} ms, max {ms[-1]:.1f} ms")
+    if gaps:
+        print(f"between deals (box built, journal renewed, heap trimmed): median "
+              f"{statistics.median(gaps) * 1000:.0f} ms, max {max(gaps) * 1000:.0f} ms")
+    print(f"longest stall (time without a frame): {max([ms[-1] / 1000, *gaps]):.2f} s")
     print(f"log on disk: {log_bytes / 1e6:.2f} MB (rotated at 1 MB x 4 files); journals on disk: "
           f"{journal_bytes / 1e6:.2f} MB (renewed every {args.keep_deals} deals)")
     print(f"visitors' pretend bets: {placed[0]} placed, {placed[1]} refused; kiosk polls: {polls[0]}")

@@ -8,12 +8,20 @@ attract screen. What keeps a day-long run flat and alive:
 - the table is renewed with a fresh journal every ``keep_deals`` deals (``TableHub``); with a
   journal file the previous one is kept as ``<file>.1``, so the disk holds at most two;
 - each deal's box, tracker and demo are dropped after it (the demo stops listening);
+- after each deal its cyclic garbage is collected and the C heap's free pages go back to the
+  system (``release_memory``): a deal's
+  frames (0.9 MB each) are drawn in a painter thread and freed in the loop's, which leaves
+  glibc's arenas holding freed pages that its own trimming seldom returns, so the resident size
+  crept up deal after deal with no Python object kept (the soak measured +36 MB in 24 deals);
 - every wait goes through ``Pacer``, which answers a stop at once and pings the systemd
   watchdog, so a stalled loop is restarted by systemd rather than left frozen on screen.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import gc
 import io
 import logging
 import os
@@ -34,6 +42,25 @@ from faro_box.journal import MEMORY, Journal
 from faro_box.table import Table
 
 log = logging.getLogger("faro_box.exhibit")
+
+
+def trim_heap() -> bool:
+    """Give the C heap's free pages back to the system (glibc ``malloc_trim``); False elsewhere."""
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name)
+        trim = libc.malloc_trim
+    except (OSError, AttributeError, TypeError):   # not glibc (musl, macOS): nothing to trim
+        return False
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return bool(trim(0))
+
+
+def release_memory() -> None:
+    """Between deals: the deal's cyclic garbage collected now, then the freed heap trimmed."""
+    gc.collect()
+    trim_heap()
 
 
 class Stopped(Exception):
@@ -72,19 +99,26 @@ class Pacer:
         self.held = 0.0
         self._last: float | None = None
         self._slept = 0.0
+        self._between = False
         self.frame_times: list[float] = []
+        self.gap_before: float | None = None
 
     def begin_deal(self) -> None:
+        """A new deal's frames; the time since the last deal's last frame is ``gap_before``."""
         self.frame_times = []
-        self._last = None
-        self._slept = 0.0
+        self.gap_before = None
+        self._between = self._last is not None
 
     def clock(self) -> float:
         if self.stop.is_set():
             raise Stopped()
         now = self._clock()
         if self._last is not None:
-            self.frame_times.append(max(0.0, now - self._last - self._slept))
+            work = max(0.0, now - self._last - self._slept)
+            if self._between:
+                self.gap_before, self._between = work, False
+            else:
+                self.frame_times.append(work)
         self._last, self._slept = now, 0.0
         self.ping(now)
         return now - self.held
@@ -221,6 +255,7 @@ class DealReport:
     settled_ok: bool | None       # settle_script agrees with the table's balances (None: unfinished)
     balances: dict[str, Any]
     error: str | None = None      # the deal broke off (it was closed as a misdeal; the loop went on)
+    gap_before: float | None = None  # seconds of work from the last deal's last frame to this one's first
 
 
 class Exhibition:
@@ -228,7 +263,8 @@ class Exhibition:
                  fast: bool = False, loops: int = 0, attract_s: float = 20.0, reader: Any = None,
                  seed: int = 1, stop: threading.Event | None = None,
                  on_deal: Callable[[DealReport], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic, notify: Callable[[str], None] = sd_notify) -> None:
+                 clock: Callable[[], float] = time.monotonic, notify: Callable[[str], None] = sd_notify,
+                 release_memory: Callable[[], object] = release_memory) -> None:
         if not deals:
             raise FaroBoxError("an exhibition needs at least one deal")
         if pace < 0 or loops < 0 or attract_s < 0:
@@ -242,6 +278,7 @@ class Exhibition:
         self.on_deal = on_deal
         self._clock = clock
         self._notify = notify
+        self._release_memory = release_memory
         self._out = _LogLines(log)
         if reader is None:
             from faro_box.vision.reader import Reader
@@ -263,6 +300,7 @@ class Exhibition:
                 self.show.deal_starts(deal, self.dealt + 1)
                 report = self._deal(deal)
                 self.dealt += 1
+                self._release_memory()
                 if self.on_deal is not None:
                     self.on_deal(report)
                 self.hub.renew_if_full()
@@ -300,7 +338,7 @@ class Exhibition:
             log.error("deal %d (%s) broke off: %s", self.dealt + 1, deal.name, exc)
             return DealReport(self.dealt + 1, deal.name, self._clock() - started, len(box),
                               tuple(self.pacer.frame_times), 0, 0, (), None,
-                              dict(table.state()["balances"]), str(exc))
+                              dict(table.state()["balances"]), str(exc), self.pacer.gap_before)
         finally:
             demo.close()
             self._close_open_deal()
@@ -313,7 +351,8 @@ class Exhibition:
                  self.dealt + 1, deal.name, result.balances, result.read, result.confirmed, settled_ok)
         times = tuple(self.pacer.frame_times)
         return DealReport(self.dealt + 1, deal.name, self._clock() - started, len(box), times, result.read,
-                          result.confirmed, tuple(result.wrong), settled_ok, result.balances)
+                          result.confirmed, tuple(result.wrong), settled_ok, result.balances,
+                          gap_before=self.pacer.gap_before)
 
     def _close_open_deal(self) -> None:
         """A deal left open (a misdeal's leftovers, a power cut) is closed before the next one."""

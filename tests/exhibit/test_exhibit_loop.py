@@ -12,7 +12,7 @@ import pytest
 
 from faro_box.deal_scripts import script_steps
 from faro_box.events import PlaceBet, WithdrawBet
-from faro_box.exhibit.loop import DealReport, Exhibition, Pacer, TableHub
+from faro_box.exhibit.loop import DealReport, Exhibition, Pacer, TableHub, trim_heap
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.sources import bundled_script, deals_from_journal
 from faro_box.exhibit.visitors import VisitorBook
@@ -118,6 +118,45 @@ def test_the_pacer_holds_the_schedule_stops_and_pings_the_watchdog() -> None:
     assert type(stopped.value).__name__ == "Stopped"
 
 
+def test_the_pacer_times_the_work_between_deals_apart_from_the_frames() -> None:
+    import threading
+
+    # Every reading of the clock, in order: three frames, the attract screen's 20 s sleep
+    # (start, end, the time slept) after 0.5 s of work (the next box built), two frames.
+    ticks = iter([0.0, 0.01, 0.02, 0.52, 20.52, 20.52, 20.52, 20.54])
+    pacer = Pacer(threading.Event(), clock=lambda: next(ticks), notify=lambda _: None)
+    pacer.begin_deal()
+    for _ in range(3):
+        pacer.clock()
+    assert pacer.frame_times == pytest.approx([0.01, 0.01]) and pacer.gap_before is None
+    pacer.sleep(20.0)
+    pacer.begin_deal()
+    pacer.clock()
+    pacer.clock()
+    assert pacer.gap_before == pytest.approx(0.5) and pacer.frame_times == pytest.approx([0.02])
+
+
+def _rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+def test_trim_heap_gives_freed_heap_pages_back_to_the_system() -> None:
+    if not Path("/proc/self/status").exists() or not trim_heap():
+        pytest.skip("malloc_trim is glibc's (Linux)")
+    # 40 MB of heap blocks (above Python's small-object allocator, below mmap's threshold)
+    # freed under one block still standing at the top: glibc keeps the pages without a trim.
+    blocks = [bytearray(2000) for _ in range(20000)]
+    pin = bytearray(3000)
+    before = _rss_mb()
+    del blocks
+    assert trim_heap()
+    assert _rss_mb() < before - 20
+    del pin
+
+
 def test_bad_options_exit_1_with_one_line(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "faro_box.cli", "exhibit", "--pace", "-1", "--no-web"],
                           capture_output=True, text=True, timeout=120)
@@ -155,9 +194,12 @@ def test_a_deal_that_breaks_off_is_closed_and_the_loop_goes_on(tmp_path: Path) -
     hub.subscribe(show.on_event)
     reports: list[DealReport] = []
     deals = list(bundled_deals()[2:4])
+    trims: list[int] = []
     exhibition = Exhibition(deals, hub, show, fast=True, loops=2, on_deal=reports.append,
-                            reader=_FailingReader(fail_at=40))
+                            reader=_FailingReader(fail_at=40), release_memory=lambda: trims.append(len(reports)))
     assert exhibition.run() == 2
+    assert trims == [0, 1]   # after every deal (the broken one too), before its report
+    assert reports[0].gap_before is None and reports[1].gap_before is not None
     assert reports[0].error == "the reader failed (a test)" and reports[0].settled_ok is None
     assert reports[1].error is None and reports[1].settled_ok is True and reports[1].wrong == ()
     history = hub.state()["history"]
