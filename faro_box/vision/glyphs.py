@@ -65,6 +65,19 @@ def ink_map(bgr: np.ndarray, paper_kernel: int) -> tuple[np.ndarray, np.ndarray]
     return np.multiply(darkness, np.float32(1.0 / 255.0), dtype=np.float32), balanced
 
 
+def components(binary: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """8-connected components of a 0/1 image: count, labels, stats (cv2.CC_STAT_* columns).
+
+    16-bit labels wherever they cannot overflow (8-connected components need a pixel between
+    them: an h×w image holds at most ⌈h/2⌉·⌈w/2⌉): OpenCV's 16-bit path gave the same labels
+    2-3x faster on our index and pip areas.
+    """
+    h, w = binary.shape
+    ltype = cv2.CV_16U if ((h + 1) // 2) * ((w + 1) // 2) < 65535 else cv2.CV_32S
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8, ltype=ltype)
+    return n, labels, stats
+
+
 def find_index(bgr: np.ndarray, *, expect_height: float | None = None, paper_kernel: int = 0) -> Index | None:
     """The rank-over-suit pair nearest the top-left of ``bgr``, or None if none is there.
 
@@ -76,7 +89,7 @@ def find_index(bgr: np.ndarray, *, expect_height: float | None = None, paper_ker
         paper_kernel = max(9, (min(h, w) // 6) | 1)
     ink, _ = ink_map(bgr, paper_kernel)
     binary = (ink > 0.35).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    n, labels, stats = components(binary)
     x, y, bw, bh, area = (stats[:, k] for k in range(5))
     keep = (bh >= _MIN_GLYPH_PX) & (area >= 20) & (bw <= 0.6 * w) & (bh <= 0.6 * h)
     # Cut by the view's left, top or right edge: not a whole glyph. A glyph cut by the bottom
