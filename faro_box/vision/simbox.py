@@ -14,7 +14,9 @@ the first clean frame of the view that should cause it.
 
 from __future__ import annotations
 
+import bisect
 import enum
+import functools
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -115,6 +117,7 @@ class SimBox:
         self._grip_y = float(self.window[:, 1].mean()) + 40.0
         self._light = self._light_params(rng)
         self._shadows = self._passing_shadows(rng)
+        self._shadow_starts = [shadow[0] for shadow in self._shadows]  # ascending
         self._skin = tuple(float(c) for c in rng.choice([(120, 150, 205), (95, 125, 180), (140, 170, 215),
                                                           (70, 95, 140)]))
         self._noise = self._noise_bank(rng)
@@ -303,11 +306,15 @@ class SimBox:
             self._layers[index] = (warped * alpha[..., None], alpha)
         return self._layers[index]
 
-    def _bbox(self) -> tuple[int, int, int, int]:
+    @functools.cached_property
+    def _box_xy(self) -> tuple[int, int, int, int]:
         win = self.window + _PAD
         x0, y0 = np.floor(win.min(axis=0)).astype(int) - 2
         x1, y1 = np.ceil(win.max(axis=0)).astype(int) + 2
         return int(x0), int(y0), int(x1), int(y1)
+
+    def _bbox(self) -> tuple[int, int, int, int]:
+        return self._box_xy
 
     def _paste_seated(self, canvas: np.ndarray, index: int) -> None:
         if index == EMPTY:
@@ -378,10 +385,12 @@ class SimBox:
     def _light_field(self, n: int, step: _Step) -> np.ndarray:
         fh, fw = (HEIGHT + 2 * _PAD) // _FIELD_SCALE, (WIDTH + 2 * _PAD) // _FIELD_SCALE
         waves = [a * math.sin(2 * math.pi * n / p + ph) for a, p, ph in self._light]
-        ys, xs = np.mgrid[0:fh, 0:fw].astype(np.float32)
+        ys, xs = _field_grid(fh, fw)
         # The camera exposes for the scene: paper sits a little under white, so drift never clips it.
         field = _EXPOSURE * (1.0 + waves[0]) * (1.0 + waves[1] * (xs / fw - 0.5) * 2 + waves[2] * (ys / fh - 0.5) * 2)
-        for start, duration, y, direction, strength, size in self._shadows:
+        # Shadows start in order and last at most 200 frames: only those starting since n - 200 may pass.
+        first, last = bisect.bisect_left(self._shadow_starts, n - 200), bisect.bisect_right(self._shadow_starts, n)
+        for start, duration, y, direction, strength, size in self._shadows[first:last]:
             if start <= n < start + duration:
                 t = (n - start) / duration
                 sx = (t if direction > 0 else 1 - t) * (fw + 4 * size) - 2 * size
@@ -436,6 +445,13 @@ class SimBox:
         if not 0 <= n < len(self._steps):
             raise IndexError(f"frame {n!r} is outside this deal's 0..{len(self._steps) - 1}")
         return n
+
+
+@functools.cache
+def _field_grid(h: int, w: int) -> np.ndarray:
+    grid: np.ndarray = np.mgrid[0:h, 0:w].astype(np.float32)
+    grid.flags.writeable = False
+    return grid
 
 
 def _ease(t: float) -> float:
