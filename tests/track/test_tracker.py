@@ -306,4 +306,8 @@ def test_the_real_reader_on_the_simulated_box_names_no_wrong_card():
     assert all(box.deck[e.index] == e.card for e in cards)
     assert sorted([e.index for e in cards] + [e.index for e in asked]) == list(range(10))
     assert tracker.exposed == box.deck[:10]
-    assert len(asked) <= 3
+    # The reader alone abstains on the first still frame of 4 of these 10 cards (rank and pip
+    # joined by blur); the tracker's further looks name them all, within 3 frames.
+    assert not asked
+    for event, expected in zip(events, box.expected(), strict=True):
+        assert 0 <= event.frame - expected.frame <= 3
