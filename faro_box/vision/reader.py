@@ -71,6 +71,7 @@ class Reader:
     RANK_ACCEPT = (0.6, 2.0)
     SUIT_ACCEPT = (0.6, 2.0)
     COLOUR_BAND = 0.04  # redness this close to the deck's threshold: colour unknown, no veto
+    SURE = 0.9  # a rank this sure in each corner alone needs no pip count to confirm it
 
     def __init__(self, profile: DeckProfile | None = None, *, view: View | None = None) -> None:
         self.profile = profile if profile is not None else generic_profile()
@@ -141,9 +142,12 @@ class Reader:
         why = suit_why
         if len(votes) == 2 and any(int(np.argmax(v.rank)) != r_i for v in votes):
             why = why or "the two corners disagree on the rank"
-        # Pips are counted only when they can matter: a sure index rank of A–10 on a face view.
+        # Pips are counted only when they can matter: a sure index rank of A–10 on a face view
+        # that nothing else has vetoed, and not when both corners named that rank on their own,
+        # each far past the margin.
         pips = None
-        if view is not None and rank <= Rank.TEN and conf_rank >= 0.5:
+        if view is not None and not why and rank <= Rank.TEN and conf_rank >= 0.5 \
+                and not self._sure_in_each(votes, r_i):
             pips = count_pips_in(view.region(*pip_area(CANON_H, CANON_W)))
         if pips is not None and pips != int(rank):
             why = why or f"{pips} pips contradict the index {rank.symbol}"
@@ -154,6 +158,16 @@ class Reader:
         why = why or ("rank unsure" if not rank_ok else "suit unsure")
         return Reading(None, min(confidence, 0.49), candidates, present=True,
                        rank=rank if rank_ok else None, suit=suit if suit_ok else None, why=why)
+
+    def _sure_in_each(self, votes: list[_Votes], r_i: int) -> bool:
+        """Both corners read, and each names rank ``r_i`` alone with confidence SURE or more."""
+        if len(votes) < 2:
+            return False
+        for v in votes:
+            i, conf = _pick(v.rank, self.rank_accept)
+            if i != r_i or conf < self.SURE:
+                return False
+        return True
 
     def _read_by_face(self, face: np.ndarray) -> Reading:
         """Index-less decks: the enrolled faces decide (either way up), with the same margins."""
