@@ -3,6 +3,7 @@
     python benchmarks/bench_tracker.py                 # 100 deals (5,200 cards), random nuisances
     python benchmarks/bench_tracker.py --deals 10
     python benchmarks/bench_tracker.py --jobs 3        # deals shared by 3 processes (same figures)
+    python benchmarks/bench_tracker.py --first 50 --deals 50   # the second half of the 100 deals
     python benchmarks/bench_tracker.py --memory 100000 # frames of back-to-back deals, RSS sampled
 
 Accuracy: every deal is dealt in full (52 cards, the hock taken out, the box empty) with a
@@ -99,7 +100,7 @@ def _deal_job(job: tuple[int, float]) -> dict:
     return deal(job[0], job[1], _reader)
 
 
-def accuracy(deals: int, seed: int, jobs: int = 1) -> None:
+def accuracy(deals: int, seed: int, jobs: int = 1, first: int = 0) -> None:
     rng = np.random.default_rng(seed)
     totals = {"frames": 0, "cpu": 0.0, "missed": 0, "duplicated": 0, "wrong": 0, "questions": 0,
               "withdrawn": 0, "returned": 0, "empty": 0}
@@ -108,7 +109,7 @@ def accuracy(deals: int, seed: int, jobs: int = 1) -> None:
     per_frame: list[float] = []
     slowest = 0.0
     started = time.monotonic()
-    work = [(seed * 1000 + d, float(rng.uniform(0.0, 1.0))) for d in range(deals)]
+    work = [(seed * 1000 + d, float(rng.uniform(0.0, 1.0))) for d in range(first + deals)][first:]
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
     results = pool.imap(_deal_job, work) if pool is not None else map(_deal_job, work)
     for d, r in enumerate(results):
@@ -119,7 +120,7 @@ def accuracy(deals: int, seed: int, jobs: int = 1) -> None:
         latency += r["latency"]
         reasons.update(r["reasons"])
         slowest = max(slowest, r["slowest"])
-        print(f"deal {d + 1:3d} nuisance {nuisance:.2f}: missed {r['missed']} duplicated {r['duplicated']} "
+        print(f"deal {first + d + 1:3d} nuisance {nuisance:.2f}: missed {r['missed']} duplicated {r['duplicated']} "
               f"wrong {r['wrong']} questions {r['questions']} (withdrawn {r['withdrawn']}) empty {r['empty']} "
               f"max latency {max(r['latency'], default=0)} (over 3: {sum(v > 3 for v in r['latency'])}) "
               f"CPU {r['cpu'] / r['frames'] * 1000:.2f} ms/frame, slowest {r['slowest'] * 1000:.1f} ms", flush=True)
@@ -181,6 +182,7 @@ def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0, help="skip this many deals of the sequence")
     parser.add_argument("--jobs", type=int, default=1, help="processes sharing the deals (figures unchanged)")
     parser.add_argument("--memory", type=int, metavar="FRAMES", help="run the memory measure instead")
     args = parser.parse_args(argv)
@@ -188,7 +190,7 @@ def main(argv: list[str]) -> None:
     if args.memory:
         memory(args.memory, args.seed)
     else:
-        accuracy(args.deals, args.seed, max(1, args.jobs))
+        accuracy(args.deals, args.seed, max(1, args.jobs), max(0, args.first))
 
 
 if __name__ == "__main__":
