@@ -88,7 +88,7 @@ def find_index(bgr: np.ndarray, *, expect_height: float | None = None, paper_ker
     if paper_kernel <= 0:
         paper_kernel = max(9, (min(h, w) // 6) | 1)
     ink, _ = ink_map(bgr, paper_kernel)
-    binary = (ink > 0.35).astype(np.uint8)
+    binary = (ink > 0.35).view(np.uint8)
     n, labels, stats = components(binary)
     x, y, bw, bh, area = (stats[:, k] for k in range(5))
     keep = (bh >= _MIN_GLYPH_PX) & (area >= 20) & (bw <= 0.6 * w) & (bh <= 0.6 * h)
@@ -116,7 +116,7 @@ def find_index(bgr: np.ndarray, *, expect_height: float | None = None, paper_ker
     if best is None:
         return None
     _, rbox, sbox = best
-    if float(bgr[rbox.y0:rbox.y1, rbox.x0:rbox.x1].mean()) < 25:
+    if sum(cv2.mean(bgr[rbox.y0:rbox.y1, rbox.x0:rbox.x1])[:3]) < 3 * 25:
         return None  # a black hole in a black frame, not ink on paper
     rank = _crop(ink, labels, rbox)
     # A "10" and a card edge beside a "9" look alike to the segmentation: offer both readings.

@@ -241,11 +241,19 @@ def _paper_around(paper: np.ndarray, quad: np.ndarray) -> float:
     centre = quad.mean(axis=0)
     outer = np.round(centre + 1.2 * (quad - centre)).astype(np.int32)
     inner = np.round(centre + 1.05 * (quad - centre)).astype(np.int32)
-    band = np.zeros(paper.shape, np.uint8)
-    cv2.fillConvexPoly(band, outer, 1)
-    cv2.fillConvexPoly(band, inner, 0)
+    # Drawn and counted over the band's bounding box only (the frame outside it holds no band).
+    h, w = paper.shape
+    xs, ys = outer[:, 0].tolist(), outer[:, 1].tolist()
+    x0, y0 = min(max(min(xs), 0), w), min(max(min(ys), 0), h)
+    x1, y1 = min(max(max(xs) + 1, 0), w), min(max(max(ys) + 1, 0), h)
+    if x1 <= x0 or y1 <= y0:
+        return 1.0
+    band = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    shift = np.array([x0, y0], np.int32)
+    cv2.fillConvexPoly(band, outer - shift, 1)
+    cv2.fillConvexPoly(band, inner - shift, 0)
     n = cv2.countNonZero(band)
-    return float(cv2.countNonZero(paper & band)) / n if n else 1.0
+    return float(cv2.countNonZero(cv2.bitwise_and(paper[y0:y1, x0:x1], band))) / n if n else 1.0
 
 
 def _upright(quad: np.ndarray) -> np.ndarray:

@@ -23,7 +23,7 @@ def count_pips(face: np.ndarray) -> int | None:
 def count_pips_in(region: np.ndarray) -> int | None:
     """count_pips on the face's pip area alone (pip_area)."""
     ink, _ = glyphs.ink_map(region, 41)
-    binary = (ink > 0.4).astype(np.uint8)
+    binary = (ink > 0.4).view(np.uint8)
     n, _, stats = glyphs.components(binary)
     rh, rw = binary.shape
     areas, boxes = [], []
@@ -52,7 +52,7 @@ def first_pip(face: np.ndarray) -> np.ndarray | None:
     h, w = face.shape[:2]
     x0, x1, y0, y1 = (round(_PIP_AREA[0] * w), round(_PIP_AREA[1] * w), round(_PIP_AREA[2] * h), round(0.5 * h))
     ink, _ = glyphs.ink_map(face[y0:y1, x0:x1], 41)
-    binary = (ink > 0.4).astype(np.uint8)
+    binary = (ink > 0.4).view(np.uint8)
     n, labels, stats = glyphs.components(binary)
     rh, rw = binary.shape
     best: tuple[int, int] | None = None
