@@ -51,8 +51,8 @@ COOKIE = "faro_dealer"
 CSRF_HEADER = "x-csrf-token"
 # What the dealer's page may send. The tracker's own commands ("card", "unread") come from the
 # camera, not from a browser: the dealer names a card with "confirm", or answers "no_card" (none left).
-DEALER_COMMANDS = frozenset({"start_deal", "place", "withdraw", "confirm", "no_card", "undo", "end_deal",
-                             "misdeal"}) \
+DEALER_COMMANDS = frozenset({"start_deal", "place", "withdraw", "bar", "release", "confirm", "no_card", "undo",
+                             "end_deal", "misdeal"}) \
     | DEALER_BANK_COMMANDS  # a bank of Baccarat Banque: bets, calls, cards by hand, undo, the banker leaving
 _SNAPSHOT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}\.(?:jpe?g|png|webp)$")
 _SECURITY_HEADERS = [

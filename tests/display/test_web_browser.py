@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from display_helpers import PIN, deal_cards, send, start_two_players
+from display_helpers import DECK, PIN, deal_cards, send, start_two_players
 
 from faro_box.table import Table
 
@@ -143,4 +143,56 @@ def test_dealer_answers_no_new_card_when_the_card_before_still_lies_on_top(brows
     state = table.state()
     assert state["pending"] is None and state["exposed"] == ["5S", "KD"]
     assert [e.command.TYPE for e in table.journal.entries()][-1] == "no_card"
+    page.close()
+
+
+def _dealer_login(browser: Any, live: Any) -> Any:
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.goto(live.url + "/dealer")
+    page.fill("#pin", PIN)
+    page.click("#login-button")
+    page.locator("#desk").wait_for(state="visible")
+    return page
+
+
+def test_dealer_bars_a_bet_and_says_it_goes_by_clicks(browser: Any, live: Any, table: Table) -> None:
+    start_two_players(table)
+    page = _dealer_login(browser, live)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.click("button[data-bar='a1']")
+    page.locator("button[data-release='a1']").wait_for()
+    assert [(b["id"], b["barred"]) for b in table.state()["open_bets"]] == [("a1", True), ("b1", False)]
+    # A barred 9 neither wins nor loses: turn 1 (KD loses, 9C wins) pays bob's copper alone.
+    deal_cards(table, ["5S", "KD", "9C"])
+    assert table.state()["balances"]["ann"] == 0 and table.state()["balances"]["bob"] == 2
+    page.click("button[data-release='a1']")
+    page.locator("button[data-bar='a1']").wait_for()
+    assert [(b["id"], b["barred"]) for b in table.state()["open_bets"]][0] == ("a1", False)
+    assert [e.command.TYPE for e in table.journal.entries()][-1] == "release"
+    assert errors == []
+    page.close()
+
+
+def test_dealer_calls_a_triple_by_its_colours(browser: Any, live: Any, table: Table) -> None:
+    # Three sevens are left for the last turn: Foster's houses call the order of their colours.
+    last = ["7H", "7C", "7D"]
+    deck = [c for c in DECK if c not in last] + last
+    send(table, {"type": "start_deal", "profile": "foster", "players": ["ann", "bob"]})
+    deal_cards(table, deck[:49])
+    page = _dealer_login(browser, live)
+    assert page.locator("#colours").is_hidden()
+    page.click("#call")
+    for colour in ("red", "black", "red"):
+        page.click(f"#call-{colour}")
+    assert page.inner_text("#call-order") == "red \u2192 black \u2192 red"
+    page.fill("#stake", "3")
+    page.click("#place")
+    page.wait_for_function("() => document.getElementById('message').className.includes('ok')")
+    bets = table.state()["open_bets"]
+    assert [(b["player"], b["kind"], b["order"], b["stake"]) for b in bets] == [
+        ("ann", "call", ["red", "black", "red"], 3)]
+    deal_cards(table, last[:2])   # the hock is known by elimination
+    state = table.state()
+    assert state["exposed"][-3:] == last and state["balances"]["ann"] == 6   # 2 to 1
     page.close()

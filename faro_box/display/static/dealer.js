@@ -89,6 +89,9 @@
     $("winlose").classList.toggle("on", winLose);
     $("winlose").setAttribute("aria-pressed", String(winLose));
     $("call").classList.toggle("on", callMode);
+    // A triple (three of one rank) is called by the order of its colours where the house allows it.
+    $("colours").classList.toggle("hidden", !callMode);
+    $("call-order").textContent = callMode && selection.length ? selection.join(" \u2192 ") : "";
     renderBets(s);
     renderPending(s, t);
     const next = s.pending ? s.pending.index : s.next_index;
@@ -108,6 +111,7 @@
       const what = bet.kind + " " + (bet.ranks || []).join("-") + (bet.order ? " " + bet.order.join("-") : "");
       li.appendChild(F.el("span", "", F.displayName(bet.player) + ": " + what + " \u00d7" + bet.stake +
                           (bet.copper ? " (coppered)" : "")));
+      if (bet.barred) li.classList.add("barred");
       const b = F.el("button", "", "Withdraw");
       b.type = "button";
       b.dataset.withdraw = bet.id;
@@ -115,6 +119,15 @@
         command({ type: "withdraw", player: bet.player, bet_id: bet.id }, "Withdrawn.");
       });
       li.appendChild(b);
+      // Barring freezes a bet until the player says "it goes"; the same button says it.
+      const bar = F.el("button", "", bet.barred ? "It goes" : "Bar");
+      bar.type = "button";
+      bar.dataset[bet.barred ? "release" : "bar"] = bet.id;
+      bar.addEventListener("click", function () {
+        command({ type: bet.barred ? "release" : "bar", player: bet.player, bet_id: bet.id },
+                bet.barred ? "It goes." : "Barred.");
+      });
+      li.appendChild(bar);
       list.appendChild(li);
     });
   }
@@ -152,12 +165,24 @@
   }
 
   function tap(rank) {
-    if (callMode) { if (selection.length < 3) selection.push(rank); }
+    if (callMode) {
+      if (selection.some(isColour)) selection = [];
+      if (selection.length < 3) selection.push(rank);
+    }
     else {
       const i = selection.indexOf(rank);
       if (i >= 0) selection.splice(i, 1);
       else if (selection.length < 4) selection.push(rank);
     }
+    render();
+  }
+
+  function isColour(name) { return name === "red" || name === "black"; }
+
+  function tapColour(colour) {
+    if (!callMode) return;
+    if (!selection.every(isColour)) selection = [];
+    if (selection.length < 3) selection.push(colour);
     render();
   }
 
@@ -180,7 +205,10 @@
 
   $("place").addEventListener("click", function () {
     if (callMode) {
-      if (selection.length !== 3) { say("A call names three ranks: loser, winner, hock.", false); return; }
+      if (selection.length !== 3) {
+        say("A call names three ranks (or, on a triple, three colours): loser, winner, hock.", false);
+        return;
+      }
       placeSpec({ kind: "call", order: selection.slice() });
       return;
     }
@@ -194,6 +222,8 @@
   });
   $("call").addEventListener("click", function () { callMode = !callMode; selection = []; render(); });
   $("clear").addEventListener("click", function () { selection = []; callMode = false; render(); });
+  $("call-red").addEventListener("click", function () { tapColour("red"); });
+  $("call-black").addEventListener("click", function () { tapColour("black"); });
   $("copper").addEventListener("click", function () { copper = !copper; render(); });
   $("winlose").addEventListener("click", function () { winLose = !winLose; render(); });
   $("stake-up").addEventListener("click", function () { $("stake").value = String((stake() || 0) + 1); });
