@@ -15,7 +15,8 @@ from faro_box.config import DisplayConfig
 from faro_box.display.web import DEALER_COMMANDS, serve
 
 BET = {"id": "a1", "kind": "rank", "ranks": ["9"], "stake": 2}
-FARO_COMMANDS = ("confirm", "end_deal", "misdeal", "place", "start_deal", "undo", "withdraw")
+FARO_COMMANDS = ("bar", "confirm", "end_deal", "misdeal", "no_card", "place", "release", "start_deal", "undo",
+                 "withdraw")
 
 
 def setup_for(kind: str) -> list[dict]:
@@ -26,6 +27,10 @@ def setup_for(kind: str) -> list[dict]:
         "start_deal": [],
         "place": [start],
         "withdraw": [start, {"type": "place", "player": "ann", "spec": BET}],
+        "bar": [start, {"type": "place", "player": "ann", "spec": BET}],
+        "release": [start, {"type": "place", "player": "ann", "spec": BET},
+                    {"type": "bar", "player": "ann", "bet_id": "a1"}],
+        "no_card": [start, *cards, {"type": "unread", "index": 3, "candidates": []}],
         "confirm": [start, {"type": "unread", "index": 0, "candidates": [DECK[0]]}],
         "undo": [start, *cards],
         "end_deal": [start, *[{"type": "card", "card": c, "index": i} for i, c in enumerate(DECK[:51])]],
@@ -40,6 +45,9 @@ def body_for(kind: str) -> dict:
         "start_deal": {"type": "start_deal", "profile": "foster", "players": ["ann", "bob"]},
         "place": {"type": "place", "player": "ann", "spec": BET},
         "withdraw": {"type": "withdraw", "player": "ann", "bet_id": "a1"},
+        "bar": {"type": "bar", "player": "ann", "bet_id": "a1"},
+        "release": {"type": "release", "player": "ann", "bet_id": "a1"},
+        "no_card": {"type": "no_card", "index": 3},
         "confirm": {"type": "confirm", "index": 0, "card": DECK[0]},
         "undo": {"type": "undo"},
         "end_deal": {"type": "end_deal"},
