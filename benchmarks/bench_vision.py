@@ -7,9 +7,10 @@
    The classical peer (benchmarks/classic_peer.py) is enrolled on the same 52 images.
 2. Generic profile, no enrolment: feeder-corners (corner view) and the single-card images of
    tabletop-ranks (find mode, rank only).
-3. Speed on 640×480 frames (find mode, synthetic scenes and tabletop photos scaled to 640×480;
-   window mode) on one core (sched_setaffinity to CPU 0, cv2.setNumThreads(1)); wall ms and CPU
-   ms per frame; max RSS of this process.
+3. Speed on 640×480 frames (find mode, synthetic scenes busy and light and tabletop photos
+   scaled to 640×480; window mode) and on 224×224 corner crops (ours beside the classical peer)
+   on one core (sched_setaffinity to CPU 0, cv2.setNumThreads(1)); CPU ms per frame (median, p95:
+   the machine may be shared) and wall ms; max RSS of this process.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import resource
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -90,14 +92,16 @@ def peer_eval(peer: ClassicPeer, test: list[Label]) -> dict:
             "ms_median": float(np.median(times)), "ms_p95": float(np.percentile(times, 95))}
 
 
-def speed(reader: Reader, frames: list[np.ndarray], window: list[float] | None = None) -> tuple[float, float, float]:
+def speed(read: Callable[[np.ndarray], object], frames: list[np.ndarray]) -> tuple[float, float, float, float]:
+    """Wall median and p95, CPU median and p95 (ms per frame) over three passes of ``frames``."""
     walls, cpus = [], []
     for f in frames * 3:
         t0, c0 = time.perf_counter(), time.process_time()
-        reader.read(f, window=window)
+        read(f)
         walls.append((time.perf_counter() - t0) * 1000)
         cpus.append((time.process_time() - c0) * 1000)
-    return float(np.median(walls)), float(np.percentile(walls, 95)), float(np.median(cpus))
+    return (float(np.median(walls)), float(np.percentile(walls, 95)),
+            float(np.median(cpus)), float(np.percentile(cpus, 95)))
 
 
 def synthetic_frames(n: int) -> list[np.ndarray]:
@@ -163,11 +167,18 @@ def main() -> int:
     synth = synthetic_frames(30)
     photos = [cv2.resize(cv2.imread(str(t.path)), (640, 480)) for t in tab[:30]]
     window = [100, 60, 300, 60, 300, 340, 100, 340]
-    for name, frames, win in (("find mode, synthetic scenes", synth, None),
-                              ("find mode, tabletop photos at 640x480", photos, None),
-                              ("window mode, synthetic scenes", synth, window)):
-        med, p95, cpu = speed(generic, frames, win)
-        print(f"{name:<44} wall median {med:5.2f} ms  p95 {p95:5.2f} ms  cpu median {cpu:5.2f} ms")
+    crops = [cv2.imread(str(t.path)) for t in test[::16]]
+    for name, read, frames in (
+            ("find mode, synthetic scenes (all)", generic.read, synth),
+            ("find mode, synthetic scenes, busy tables", generic.read, synth[0::2]),
+            ("find mode, synthetic scenes, light tables", generic.read, synth[1::2]),
+            ("find mode, tabletop photos at 640x480", generic.read, photos),
+            ("window mode, synthetic scenes", lambda f: generic.read(f, window=window), synth),
+            ("corner view 224x224, enrolled (ours)", reader.read, crops),
+            ("corner view 224x224, generic (ours)", generic_corner.read, crops),
+            ("corner view 224x224, classical peer + Otsu", peer.read, crops)):
+        med, p95, cpu, cpu95 = speed(read, frames)
+        print(f"{name:<44} cpu median {cpu:5.2f} ms  p95 {cpu95:5.2f} ms   wall median {med:5.2f} ms  p95 {p95:5.2f} ms")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"max RSS of this process (reader + benchmark + all images decoded one by one): {rss:.0f} MB")
     return 0
