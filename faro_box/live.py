@@ -56,13 +56,18 @@ class TrackerBridge:
         self._asked: tuple[int, str] | None = None     # (table index, card read) after an outage
         self._reask: tuple[int, str] | None = None
         state = table.state()
-        if state.get("game") == "faro" and not state["ended"]:
+        # A bank of Baccarat Banque left open in the journal has no box to watch until the
+        # dealer closes it and starts a faro deal.
+        self._faro = state.get("game") == "faro"
+        if self._faro and not state["ended"]:
             self._follow(state, force=True)
         table.subscribe(self._on_table_event)
 
     def feed(self, image: Any, frame: int) -> None:
         with self._lock:
             self._catch_up()
+            if not self._faro:
+                return
             if self._reask is not None:
                 index, card = self._reask
                 self._reask = None
@@ -149,6 +154,9 @@ class TrackerBridge:
 
     def _follow_event(self, event: dict[str, Any], state: dict[str, Any]) -> None:
         kind = event.get("type")
+        self._faro = state.get("game") == "faro"
+        if not self._faro:
+            return
         try:
             if kind == "start_deal":
                 self.tracker.new_deal()

@@ -95,7 +95,14 @@ def run(args: argparse.Namespace) -> int:
             if config.buttons.enabled:
                 closers.append(start_bank_buttons(table, config).close)
         else:
-            if table.state()["ended"] and config.players:
+            from faro_box.bank_live import bank_running
+
+            state = table.state()
+            if bank_running(state):
+                # The pages show the bank; the camera waits for a faro deal (TrackerBridge).
+                log.warning("a bank of Baccarat Banque is still open in the journal: the banker leaves "
+                            "on the dealer's page before a faro deal starts")
+            elif state["ended"] and config.players:
                 table.handle(StartDeal(config.profile, config.players, config.house_rules))
             camera = open_camera(config.camera.source, width=config.camera.width, height=config.camera.height,
                                  fps=config.camera.fps)

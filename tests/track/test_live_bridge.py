@@ -384,3 +384,29 @@ def test_a_dealer_command_while_the_camera_waits_for_the_table_deadlocks_nothing
     state = table.state()
     assert state["exposed"] == ["QS"] and [b["id"] for b in state["open_bets"]] == ["a1"]
     assert tracker.exposed == (C("QS"),)
+
+
+# ----- 4. a journal that ends in an open bank of Baccarat Banque --------------------------------
+
+def test_a_faro_camera_waits_while_a_bank_is_open_and_follows_the_faro_deal_after_it(tmp_path: Path) -> None:
+    """`faro-box run` for faro on a journal whose bank is still open: the frames are no faro
+    cards (nothing is journaled, nothing fails); once the banker leaves and a faro deal starts,
+    the same bridge reads the box into it."""
+    from faro_box.bank_events import BankBet, BankCall, BankCard, BankerLeaves, StartBank
+
+    table = Table(Journal(tmp_path / "journal.sqlite"))
+    table.handle(StartBank(("ann", "bob"), {"ann": "right", "bob": "left"}, "eve", 10))
+    for command in (BankBet("ann", 5), BankBet("bob", 3), *(BankCard(c) for c in ("9C", "7H", "2S", "4C", "6D", "3C")),
+                    BankCall("right", True), BankCard("4D"), BankCall("left", True), BankCard("2H"),
+                    BankCall("banker", False), BankBet("ann", 2)):
+        table.handle(command)
+    box = SimBox(seed=8, cards=3, still=(6, 8))
+    reader = TruthReader(box)
+    bridge = TrackerBridge(table, Tracker(reader, window=box.window))
+    seq = table.journal.seq
+    _feed(bridge, reader, box, range(len(box)))
+    assert table.journal.seq == seq and table.state()["game"] == "baccarat_banque"
+    table.handle(BankerLeaves())
+    table.handle(StartDeal("foster", PLAYERS, {}))
+    _feed(bridge, reader, box, range(len(box)))
+    assert table.state()["exposed"] == [str(c) for c in box.deck[:3]]
