@@ -76,6 +76,10 @@ def card_bit(card: Card) -> int:
 _DECK_BITS = tuple((c, card_bit(c)) for c in FULL_DECK)
 
 
+def _texts(cards: Sequence[Card]) -> str:
+    return repr([str(c) for c in cards])
+
+
 def card_text(card: Card) -> str:
     """``str(card)`` without hashing an Enum member (it runs for every card of every deal)."""
     return _SYMBOLS[card.rank] + card.suit._value_
@@ -93,7 +97,7 @@ class TurnResult(NamedTuple):
         return {"turn": self.turn,
                 "loser": _SYMBOLS[loser.rank] + loser.suit._value_,  # card_text, inlined: hot path
                 "winner": _SYMBOLS[winner.rank] + winner.suit._value_,
-                "settlements": [s.to_json() for s in self.settlements]}
+                "settlements": [s.to_json() for s in self.settlements] if self.settlements else []}
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +135,12 @@ class Deal:
         self._count = [4] * 14  # by rank value; index 0 unused
         self._open: dict[str, Bet] = {}
         self._seq: dict[str, int] = {}  # every id used in this deal, in placement order
-        self._by_rank: list[set[str]] = [set() for _ in range(14)]
-        self._every_turn: set[str] = set()
+        self._placed: list[str] = []  # the same ids by placement number
+        # The open bets a turn can touch, as bits of their placement numbers: those standing on
+        # each rank, and those that play every turn. Bits, not sets of ids, because OR-ing them
+        # costs nothing and reading the bits low to high gives the bets in placement order.
+        self._on_rank = [0] * 14  # by rank value; index 0 unused
+        self._every_turn = 0
         self._halves: dict[str, int] = dict.fromkeys((*players, BANKER), 0)
         self._turns: list[TurnResult] = []
         # One undo log for the deal; _marks[i] is where card i's entries begin.
@@ -247,8 +255,9 @@ class Deal:
                 raise RuleError(
                     f"bet {bet.id!r}: betting markers must be covered by chips on the layout: {player!r} has "
                     f"{chips} in chips there and would have {markers + bet.stake} in markers")
+        self._seq[bet.id] = len(self._placed)
+        self._placed.append(bet.id)
         self._add(bet)
-        self._seq[bet.id] = len(self._seq)
         self._log(_UNPLACE, bet)
         return bet
 
@@ -316,36 +325,45 @@ class Deal:
         return result
 
     def play_turn(self, loser: Card, winner: Card) -> TurnResult:
-        """Both cards of a turn in one call, for simulations that know the deck: the same as
-        ``play(loser)`` then ``play(winner)``, but refused whole (nothing changes) when either
-        card cannot be played."""
+        """``play(loser)`` then ``play(winner)`` in one call, refused whole (nothing changes)
+        when either card cannot be played."""
+        return self.play_turns((loser, winner))[0]
+
+    def play_turns(self, cards: Sequence[Card]) -> list[TurnResult]:
+        """Whole turns in one call, for simulations that know the deck: ``cards`` are the
+        turns' losers and winners in the order they leave the box. The same as playing them
+        one by one, but refused whole (nothing changes) when any of them cannot be played."""
         exposed = self._exposed
         index = len(exposed)
         if self._misdeal is not None:
-            raise RuleError(f"the deal was called a misdeal: the turn {str(loser)!r}, {str(winner)!r} cannot be played")
+            raise RuleError(f"the deal was called a misdeal: {_texts(cards)} cannot be played")
         if not index & 1 or index > _CALL_INDEX:
             next_card = "none: all 52 cards are out" if index == DECK_SIZE else f"the {_ROLES[index].value}"
-            raise RuleError(f"the turn {str(loser)!r}, {str(winner)!r} cannot be played: the next card out of the box "
-                            f"is {next_card}, not a turn's loser")
-        lr, wr = loser.rank, winner.rank
-        loser_bit = 1 << (lr << 2) + _SUIT_NUMBER[loser.suit._value_]
-        winner_bit = 1 << (wr << 2) + _SUIT_NUMBER[winner.suit._value_]
+            raise RuleError(f"{_texts(cards)} cannot be played: the next card out of the box is {next_card}, "
+                            "not a turn's loser")
+        if not cards or len(cards) % 2 or index + len(cards) - 1 > _LAST_TURN_WINNER:
+            raise RuleError(f"{_texts(cards)} are not whole turns from card {index + 1} to turn 25's winner "
+                            f"(card {_LAST_TURN_WINNER + 1}) at most")
         shown = self._shown
-        if shown & loser_bit or shown & winner_bit or loser_bit == winner_bit:
-            card = loser if shown & loser_bit else winner
-            number = exposed.index(card) + 1 if card in exposed else index + 1
-            raise RuleError(f"{str(card)!r} was already shown (card {number} of this deal)")
-        self._shown = shown | loser_bit | winner_bit
-        exposed.append(loser)
-        exposed.append(winner)
-        count = self._count
-        count[lr] -= 1
-        count[wr] -= 1
-        mark = len(self._undo_log)
-        self._marks += (mark, mark)
-        result = self._settle_turn((index + 1) >> 1, loser, winner)
-        self._turns.append(result)
-        return result
+        for card in cards:
+            bit = 1 << (card.rank << 2) + _SUIT_NUMBER[card.suit._value_]
+            if shown & bit:
+                number = exposed.index(card) + 1 if card in exposed else index + cards.index(card) + 1
+                raise RuleError(f"{str(card)!r} was already shown (card {number} of this deal)")
+            shown |= bit
+        self._shown = shown
+        count, marks, log, turns = self._count, self._marks, self._undo_log, self._turns
+        settle_turn = self._settle_turn
+        turn = (index + 1) >> 1
+        for loser, winner in zip(cards[::2], cards[1::2], strict=True):
+            exposed += (loser, winner)
+            count[loser.rank] -= 1
+            count[winner.rank] -= 1
+            mark = len(log)
+            marks += (mark, mark)
+            turns.append(settle_turn(turn, loser, winner))
+            turn += 1
+        return turns[-(len(cards) >> 1):]
 
     def undo(self) -> Exposure:
         """Take back the last card, with every settlement it made and every bet change since."""
@@ -361,6 +379,7 @@ class Deal:
             if op == _UNPLACE:
                 self._remove(bet)
                 del self._seq[bet.id]
+                self._placed.pop()  # placements are taken back newest first
             elif op == _RESTORE:
                 self._add(bet)
             else:
@@ -398,52 +417,69 @@ class Deal:
 
     # ----- inside ------------------------------------------------------------------------
     def _settle_turn(self, turn: int, loser: Card, winner: Card) -> TurnResult:
+        if turn == LAST_TURN:
+            return self._settle_last_turn(loser, winner)
         lr, wr = loser.rank, winner.rank
+        on_rank = self._on_rank
+        touched = on_rank[lr] | on_rank[wr] | self._every_turn
+        if not touched:
+            return TurnResult(turn, loser, winner, ())
         profile = self.profile
         opened = self._open
-        last = turn == LAST_TURN
-        hock = None
-        if last:
-            ids: list[str] = list(opened)
-            hock = self._last_card()
-        else:
-            on_loser = self._by_rank[lr]
-            on_winner = self._by_rank[wr]
-            every = self._every_turn
-            if not (on_loser or on_winner or every):
-                return TurnResult(turn, loser, winner, (), None)
-            found = on_loser | on_winner | every
-            ids = sorted(found, key=self._seq.__getitem__) if len(found) > 1 else list(found)
+        placed = self._placed
+        halves = self._halves
         settlements: list[Settlement] = []
-        log = self._undo_log
-        for bet_id in ids:
-            bet = opened[bet_id]
+        while touched:
+            lowest = touched & -touched  # the lowest bit left: the bets come in placement order
+            touched ^= lowest
+            bet = opened[placed[lowest.bit_length() - 1]]
+            if bet.barred:
+                continue
+            settlement = settle_on_turn(bet, lr, wr, profile)
+            if settlement is None:
+                continue
+            if bet.kind not in EVERY_TURN:
+                self._remove(bet)
+                self._undo_log.append((_RESTORE, bet))
+            settlements.append(settlement)
+            halves[bet.player] += settlement.halves
+            halves[BANKER] -= settlement.halves
+        if profile.markers:
+            self._force_off_markers(settlements)  # voids: nothing more to book
+        return TurnResult(turn, loser, winner, tuple(settlements))
+
+    def _settle_last_turn(self, loser: Card, winner: Card) -> TurnResult:
+        """Turn 25 settles every bet still open: calls on the last three, the rest on this
+        turn or else on the hock."""
+        lr, wr = loser.rank, winner.rank
+        profile = self.profile
+        hock = self._last_card()
+        settlements: list[Settlement] = []
+        for bet in list(self._open.values()):
             kind = bet.kind
             if bet.barred:
-                if last and kind not in EVERY_TURN:
-                    settlement = void(bet)
-                else:
+                if kind in EVERY_TURN:
                     continue
+                settlement = void(bet)
             elif kind is K_CALL:
-                assert hock is not None
                 settlement = settle_call(bet, loser, winner, hock, profile)
             else:
                 outcome = settle_on_turn(bet, lr, wr, profile)
                 if outcome is not None:
                     settlement = outcome
-                elif not last or kind in EVERY_TURN:
+                elif kind in EVERY_TURN:
                     continue
                 else:
                     settlement = settle_at_hock(bet, profile)
             if kind not in EVERY_TURN:
                 self._remove(bet)
-                log.append((_RESTORE, bet))
+                self._undo_log.append((_RESTORE, bet))
             settlements.append(settlement)
         if profile.markers:
             self._force_off_markers(settlements)
         if settlements:
             self._book(settlements, sign=1)
-        return TurnResult(turn, loser, winner, tuple(settlements), hock)
+        return TurnResult(LAST_TURN, loser, winner, tuple(settlements), hock)
 
     def _last_card(self) -> Card:
         rank = Rank(self._count.index(1, 1))  # the one rank with a card left
@@ -474,16 +510,18 @@ class Deal:
 
     def _add(self, bet: Bet) -> None:
         self._open[bet.id] = bet
+        bit = 1 << self._seq[bet.id]
         if bet.kind in EVERY_TURN:
-            self._every_turn.add(bet.id)
+            self._every_turn |= bit
         for rank in bet.ranks:
-            self._by_rank[rank].add(bet.id)
+            self._on_rank[rank] |= bit
 
     def _remove(self, bet: Bet) -> None:
         del self._open[bet.id]
-        self._every_turn.discard(bet.id)
+        keep = ~(1 << self._seq[bet.id])
+        self._every_turn &= keep
         for rank in bet.ranks:
-            self._by_rank[rank].discard(bet.id)
+            self._on_rank[rank] &= keep
 
     def _swap(self, old: Bet, new: Bet) -> Bet:
         self._open[new.id] = new

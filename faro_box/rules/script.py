@@ -21,6 +21,8 @@ DOC_FIELDS = ("game", "profile", "house_rules", "players", "deck", "actions")
 GAMES = ("faro", "baccarat_banque")
 # Each action is "at" plus exactly one verb; all but misdeal name the player.
 VERBS = ("place", "withdraw", "bar", "release", "misdeal")
+_VERB_SET = frozenset(VERBS)
+_AFTER_MISDEAL = "the deal was called a misdeal: nothing more is played"
 # Decks written as str(card) ("QH", "10H") skip the general parser; anything else takes it.
 _CARD_BY_TEXT = {str(c): c for c in FULL_DECK}
 
@@ -77,7 +79,7 @@ def _read(doc: Mapping[str, Any]) -> tuple[Deal, tuple[Any, ...], list[Any]]:
 def _deck(written: object) -> tuple[Card, ...]:
     if isinstance(written, list) and len(written) == DECK_SIZE:
         try:
-            cards = tuple([_CARD_BY_TEXT[text] for text in written])
+            cards = tuple(map(_CARD_BY_TEXT.__getitem__, written))
         except (KeyError, TypeError):
             cards = ()
         # Distinct texts are distinct cards here (each is str(card)), and strings hash in C.
@@ -97,33 +99,33 @@ def _when(action: object) -> int:
 
 def _run(deal: Deal, deck: tuple[Any, ...], actions: list[Any]) -> dict[str, Any]:
     rejected: list[dict[str, Any]] = []
-    # Actions with a bad "at" sort first (0) and are rejected with their reason.
-    # by_turn[t]: the indices of the actions played before turn t; a bad "at" goes first.
-    by_turn: list[list[int]] = [[] for _ in range(LAST_TURN + 1)]
+    # by_turn[t]: the indices of the actions played before turn t, in their order.
+    by_turn: dict[int, list[int]] = {}
     for index, action in enumerate(actions):
-        by_turn[_when(action)].append(index)
-    by_turn[1][:0] = by_turn[0]
+        by_turn.setdefault(_when(action), []).append(index)
+    if 0 in by_turn:  # a bad "at" goes first, to be rejected with its reason
+        by_turn[1] = by_turn.pop(0) + by_turn.get(1, [])
     misdeal: dict[str, Any] | None = None
-    play, play_turn = deal.play, deal.play_turn
-    play(deck[0])
-    turn = 0
-    for turn in range(1, LAST_TURN + 1):
+    deal.play(deck[0])
+    played = 0  # turns played so far
+    for turn in sorted(by_turn):
+        if misdeal is not None:
+            rejected += ({"action": index, "error": _AFTER_MISDEAL} for index in by_turn[turn])
+            continue
+        if turn > played + 1:  # the turns with no action before them go in one call
+            deal.play_turns(deck[2 * played + 1:2 * turn - 1])
+            played = turn - 1
         for index in by_turn[turn]:
             try:
                 if misdeal is not None:
-                    raise RuleError("the deal was called a misdeal: nothing more is played")
+                    raise RuleError(_AFTER_MISDEAL)
                 if _apply(deal, actions[index]):
                     misdeal = {"at": turn, "settlements": [s.to_json() for s in deal.misdeal_settlements or ()]}
             except FaroBoxError as exc:
                 rejected.append({"action": index, "error": str(exc)})
-        if misdeal is not None:
-            break
-        play_turn(deck[2 * turn - 1], deck[2 * turn])
-    for later in by_turn[turn + 1:]:
-        for index in later:
-            rejected.append({"action": index, "error": "the deal was called a misdeal: nothing more is played"})
     if misdeal is None:
-        play(deck[-1])
+        deal.play_turns(deck[2 * played + 1:2 * LAST_TURN + 1])
+        deal.play(deck[-1])
     rejected.sort(key=lambda r: r["action"])
     result: dict[str, Any] = {
         "turns": [t.to_json() for t in deal.turns],
@@ -143,13 +145,14 @@ def _apply(deal: Deal, action: object) -> bool:
     at = action.get("at")
     if at.__class__ is not int or not 1 <= at <= LAST_TURN:
         raise RuleError(f"\"at\" must be a turn from 1 to 25 (bets go on between turns), not {at!r}")
-    verbs = [k for k in action if k in VERBS]
-    if len(verbs) + ("player" in action) + 1 != len(action):
+    found = action.keys() & _VERB_SET
+    if len(found) + ("player" in action) + 1 != len(action):
         unknown = [k for k in action if k not in VERBS and k not in ("at", "player")]
         raise RuleError(f"unknown action field {unknown[0]!r}: an action has \"at\", \"player\" and one of {', '.join(VERBS)}")
-    if len(verbs) != 1:
+    if len(found) != 1:
+        verbs = [k for k in action if k in VERBS]
         raise RuleError(f"an action does exactly one of {', '.join(VERBS)}, not {verbs!r}")
-    verb = verbs[0]
+    (verb,) = found
     if verb == "misdeal":
         if action["misdeal"] is not True or "player" in action:
             raise RuleError(f"a misdeal is called by the dealer as {{\"at\": t, \"misdeal\": true}}, not {dict(action)!r:.80}")

@@ -70,6 +70,13 @@ def _make(bet: Bet, result: Result, halves: int) -> Settlement:
     return Settlement(bet.id, bet.player, bet.kind, result, halves)
 
 
+def _won(bet: Bet, won: bool) -> Settlement:
+    """Even money: the player gains or loses his stake (twice it in half-chips)."""
+    if won:
+        return Settlement(bet.id, bet.player, bet.kind, R_WIN, 2 * bet.stake)
+    return Settlement(bet.id, bet.player, bet.kind, R_LOSE, -2 * bet.stake)
+
+
 def _split(bet: Bet, profile: Profile) -> Settlement:
     # The bank takes half (or, in Stuss, all) of the stake: in half-chips that is stake or 2·stake.
     lost = bet.stake if profile.split is SplitShare.HALF else 2 * bet.stake
@@ -80,12 +87,10 @@ def _on_rank(bet: Bet, rank: Rank, loser: Rank, winner: Rank, profile: Profile) 
     if loser == rank:
         if winner == rank:
             return _split(bet, profile)
-        won = bet.copper
-    elif winner == rank:
-        won = not bet.copper
-    else:
-        return None
-    return _make(bet, R_WIN, 2 * bet.stake) if won else _make(bet, R_LOSE, -2 * bet.stake)
+        return _won(bet, bet.copper)
+    if winner == rank:
+        return _won(bet, not bet.copper)
+    return None
 
 
 def settle_on_turn(bet: Bet, loser: Rank, winner: Rank, profile: Profile) -> Settlement | None:
@@ -94,6 +99,16 @@ def settle_on_turn(bet: Bet, loser: Rank, winner: Rank, profile: Profile) -> Set
     A barred bet is the caller's concern (it does not play); calls settle in ``settle_call``.
     """
     kind = bet.kind
+    # The bets that play every turn come first: they make most of a deal's settlements.
+    if kind is K_HIGH:
+        if loser == winner:
+            return _make(bet, R_PUSH, 0)
+        return _won(bet, (winner > loser) != bet.copper)
+    if kind is K_ODD or kind is K_EVEN:
+        winner_odd = winner & 1
+        if loser & 1 == winner_odd:
+            return _make(bet, R_PUSH, 0)
+        return _won(bet, bool(winner_odd) == (kind is K_ODD))
     if kind is K_RANK:
         return _on_rank(bet, bet.ranks[0], loser, winner, profile)
     if kind is K_GROUP:
@@ -114,23 +129,10 @@ def settle_on_turn(bet: Bet, loser: Rank, winner: Rank, profile: Profile) -> Set
         bad = winner == to_lose or loser == to_win
         if good and bad:
             return _make(bet, R_PUSH, 0)
-        if good:
-            return _make(bet, R_WIN, 2 * bet.stake)
-        if bad:
-            return _make(bet, R_LOSE, -2 * bet.stake)
+        if good or bad:
+            return _won(bet, good)
         return None
-    if kind is K_HIGH:
-        if loser == winner:
-            return _make(bet, R_PUSH, 0)
-        won = (winner > loser) != bet.copper
-    elif kind is K_ODD or kind is K_EVEN:
-        winner_odd = winner & 1
-        if loser & 1 == winner_odd:
-            return _make(bet, R_PUSH, 0)
-        won = bool(winner_odd) == (kind is K_ODD)
-    else:
-        return None
-    return _make(bet, R_WIN, 2 * bet.stake) if won else _make(bet, R_LOSE, -2 * bet.stake)
+    return None
 
 
 def call_pays(last_three: Sequence[Card], profile: Profile) -> int | None:

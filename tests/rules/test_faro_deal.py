@@ -215,6 +215,29 @@ def test_play_turn_is_the_loser_then_the_winner():
     assert snapshot(by_turn) == snapshot(by_card)
 
 
+def test_play_turns_plays_a_stretch_of_turns_or_nothing():
+    deck = [Card.parse(c) for c in deck_of(["5S", "9C", "KD", "3H", "9H"])]
+    one_by_one, stretch = Deal(find_profile("foster"), ["ann"]), Deal(find_profile("foster"), ["ann"])
+    for deal in (one_by_one, stretch):
+        deal.play(deck[0])
+        deal.place("ann", {"id": "a", "kind": "rank", "ranks": ["9"], "stake": 2})
+        deal.place("ann", {"id": "h", "kind": "high", "stake": 1})
+    for card in deck[1:11]:
+        one_by_one.play(card)
+    assert stretch.play_turns(deck[1:11]) == list(one_by_one.turns)
+    assert snapshot(stretch) == snapshot(one_by_one)
+    with pytest.raises(RuleError, match=r"'9H' was already shown \(card 5 of this deal\)"):
+        stretch.play_turns(deck[11:13] + [deck[13], deck[4]])
+    with pytest.raises(RuleError, match=rf"'{deck[13]}' was already shown \(card 14 of this deal\)"):
+        stretch.play_turns(deck[11:14] + [deck[13]])
+    with pytest.raises(RuleError, match="are not whole turns from card 12 to turn 25's winner"):
+        stretch.play_turns(deck[11:14])
+    assert snapshot(stretch) == snapshot(one_by_one)
+    assert len(stretch.play_turns(deck[11:51])) == 20
+    with pytest.raises(RuleError, match="the next card out of the box is the hock"):
+        stretch.play_turns(deck[51:52] + deck[:1])
+
+
 def test_play_turn_refuses_the_whole_turn():
     deal = Deal(find_profile("foster"), ["ann"])
     five, king, nine = Card.parse("5S"), Card.parse("KD"), Card.parse("9C")
