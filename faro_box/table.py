@@ -124,11 +124,17 @@ class Table:
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         with self._lock:
             self._listeners.append(listener)
+        held = [listener]
 
         def unsubscribe() -> None:
+            # Let go of the listener too: an object keeping its own unsubscribe (a demo, a bridge)
+            # is otherwise a reference cycle, freed only by the collector's next full pass; the
+            # exhibition's finished deals (box, tracker, frames) piled up tens of MB that way.
             with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
+                while held:
+                    gone = held.pop()
+                    if gone in self._listeners:
+                        self._listeners.remove(gone)
 
         return unsubscribe
 

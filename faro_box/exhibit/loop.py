@@ -191,11 +191,14 @@ class TableHub:
     def subscribe(self, listener: Callable[[dict[str, Any], dict[str, Any]], None]) -> Callable[[], None]:
         with self._lock:
             self._listeners.append(listener)
+        held = [listener]
 
         def unsubscribe() -> None:
-            with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
+            with self._lock:   # and let go of it: no cycle through a listener keeping its unsubscribe
+                while held:
+                    gone = held.pop()
+                    if gone in self._listeners:
+                        self._listeners.remove(gone)
         return unsubscribe
 
     def renew_if_full(self) -> bool:

@@ -136,6 +136,45 @@ def test_the_pacer_times_the_work_between_deals_apart_from_the_frames() -> None:
     assert pacer.gap_before == pytest.approx(0.5) and pacer.frame_times == pytest.approx([0.02])
 
 
+class _Follower:
+    """A listener that keeps its own unsubscribe, as the demo and the tracker bridge do."""
+
+    def __init__(self, table: Any) -> None:
+        self.heard: list[str] = []
+        self._unsubscribe = table.subscribe(self.on_event)
+
+    def on_event(self, event: dict[str, Any], state: dict[str, Any]) -> None:
+        self.heard.append(event["type"])
+
+    def close(self) -> None:
+        self._unsubscribe()
+
+
+@pytest.mark.parametrize("kind", ["table", "hub"])
+def test_a_listener_that_unsubscribed_is_freed_without_the_cycle_collector(kind: str) -> None:
+    # Each exhibition deal's demo (box, tracker, frames: tens of MB) must go when the deal ends,
+    # not at the collector's next full pass.
+    import gc
+    import weakref
+
+    from faro_box.events import StartDeal
+
+    hub = TableHub(None)
+    table: Any = hub if kind == "hub" else hub.table
+    gc.disable()
+    try:
+        follower = _Follower(table)
+        table.handle(StartDeal("foster", ("ann",), {}))
+        assert follower.heard == ["start_deal"]
+        gone = weakref.ref(follower)
+        follower.close()
+        del follower
+        assert gone() is None
+    finally:
+        gc.enable()
+    table.handle(PlaceBet("ann", {"id": "a1", "kind": "rank", "ranks": ["7"], "stake": 1}))  # nobody hears it
+
+
 def _rss_mb() -> float:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
