@@ -1,8 +1,9 @@
 """The demonstration deal: the simulated dealing box through the real reader, tracker and table.
 
 Nothing here is a shortcut around the product: every frame of ``vision.simbox.SimBox`` goes
-through ``vision.track.Tracker`` with the real ``vision.reader.Reader``; the tracker's events
-become table commands (journaled), the table moves the fake case-keeper's beads and feeds the
+through ``live.TrackerBridge``, the very glue ``faro-box run`` feeds its camera to, into
+``vision.track.Tracker`` with the real ``vision.reader.Reader``; the tracker's events become
+table commands (journaled), the table moves the fake case-keeper's beads and feeds the
 displays. Only two parts are played by the program: the players, who place the bets of
 ``plan_bets`` between turns, and the dealer, who answers the table's "confirm that card" with
 the card that really left the box (the simulated box knows it).
@@ -24,18 +25,16 @@ from typing import Any, TextIO
 
 from faro_box.cards import DECK_SIZE, FULL_DECK, Card
 from faro_box.deal_scripts import export_deal
-from faro_box.errors import FaroBoxError, RuleError
+from faro_box.errors import RuleError
 from faro_box.events import (
-    CardSeen,
-    CardUnread,
     Command,
     ConfirmCard,
     EndDeal,
     PlaceBet,
     StartDeal,
-    UndoCard,
     WithdrawBet,
 )
+from faro_box.live import TrackerBridge
 from faro_box.rules import LAST_TURN, settle_script
 from faro_box.table import Table
 
@@ -162,8 +161,6 @@ class Demo:
         self.realtime = realtime
         self.period = 1.0 / fps
         self.out = out
-        self.snapshot_dir = snapshot_dir
-        self.write_image = write_image
         self.clock, self.sleep = clock, sleep
         self.deck: tuple[Card, ...] = tuple(box.deck)
         # The exhibition hands in another deal's start and bets; the demo plays its own.
@@ -174,10 +171,12 @@ class Demo:
         # The table's state as its last event left it: asked once per event, not three times a frame.
         self._state = table.state()
         self._unsubscribe = table.subscribe(self._on_event)
+        self.bridge = TrackerBridge(table, tracker, snapshot_dir=snapshot_dir, write_image=write_image)
 
     def close(self) -> None:
         """Stop listening to the table (a loop of deals on one table keeps no old demo alive)."""
         self._unsubscribe()
+        self.bridge.close()
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -187,17 +186,17 @@ class Demo:
         if self._resume_or_start():
             return self._result(already_done=True)
         period = self.period
-        started = self.clock()
-        for n, frame in enumerate(self._frames()):
-            catching_up = self.tracker.next_index < self._state["next_index"]
-            if self.realtime and not catching_up:
-                delay = started + n * period - self.clock()
+        first = self._first_frame()
+        started = self.clock() - first * period
+        for n, frame in self._frames(first):
+            # The clock is asked once a frame in either mode: an exhibition's pacer counts the
+            # frame's work, stops and pings the watchdog there.
+            now = self.clock()
+            if self.realtime:
+                delay = started + n * period - now
                 if delay > 0:
                     self.sleep(delay)
-            else:
-                started = self.clock() - n * period
-            for event in self.tracker.update(frame, n):
-                self._tracked(event)
+            self.bridge.feed(frame, n)
             self._answer_pending()
             self._place_due()
         state = self.table.state()
@@ -207,16 +206,26 @@ class Demo:
             self.say(f"The box is empty but the table holds only {state['next_index']} cards.")
         return self._result(already_done=False)
 
-    def _frames(self) -> Iterator[Any]:
-        """The box's frames in order; drawn one thread ahead so drawing and reading overlap."""
+    def _first_frame(self) -> int:
+        """Where the box's film takes up the deal: frame 0, or for a deal resumed from the journal
+        the first frame that shows its last recorded card on top (the tracker resumed on the
+        journal's cards takes that card for one already dealt)."""
+        shown = self._state["next_index"]
+        if shown == 0:
+            return 0
+        return next((n for n in range(len(self.box)) if self.box.truth(n).index == shown - 1), 0)
+
+    def _frames(self, first: int) -> Iterator[tuple[int, Any]]:
+        """The box's frames in order from ``first``; drawn one thread ahead so drawing and reading
+        overlap."""
         count = len(self.box)
         with ThreadPoolExecutor(1, thread_name_prefix="faro-box-simbox") as painter:
-            ahead: deque[Future[Any]] = deque(painter.submit(self.box.frame, n) for n in range(min(4, count)))
-            for n in range(count):
+            ahead: deque[Future[Any]] = deque(painter.submit(self.box.frame, n) for n in range(first, min(first + 4, count)))
+            for n in range(first, count):
                 frame = ahead.popleft().result()
                 if n + len(ahead) + 1 < count:
                     ahead.append(painter.submit(self.box.frame, n + len(ahead) + 1))
-                yield frame
+                yield n, frame
 
     def _resume_or_start(self) -> bool:
         """True when the journal already holds this very deal, finished."""
@@ -238,31 +247,6 @@ class Demo:
         self._place_due()
         return False
 
-    def _tracked(self, event: Any) -> None:
-        kind = type(event).__name__
-        if kind in ("CardExposed", "NeedsConfirmation"):
-            recorded = self.table.state()["exposed"]
-            if event.index < len(recorded):
-                # A resumed deal reads the box again from the top; the hock is known already.
-                if kind == "NeedsConfirmation":
-                    self.tracker.confirm(event.index, Card.parse(recorded[event.index]))
-                elif str(event.card) != recorded[event.index]:
-                    self.say(f"The camera reads card {event.index + 1} as {event.card}; the table holds "
-                             f"{recorded[event.index]}.")
-                return
-        if kind == "CardExposed":
-            if self._handle(CardSeen(str(event.card), event.index, min(1.0, float(event.confidence)), event.frame)):
-                self.read += 1
-        elif kind == "NeedsConfirmation":
-            snapshot = self._save_snapshot(event)
-            self._handle(CardUnread(event.index, tuple(str(c) for c in event.candidates), snapshot))
-            truth = self.deck[event.index]
-            self.tracker.confirm(event.index, truth)
-        elif kind == "CardReturned":
-            if self.table.state()["next_index"] == event.index + 2:
-                self.say(f"The dealer put card {event.index + 2} back on the box: it is taken back.")
-                self._handle(UndoCard())
-
     def _answer_pending(self) -> None:
         pending = self._state["pending"]
         if pending is None:
@@ -273,8 +257,7 @@ class Demo:
             self.sleep(1.5)   # let the audience see the prompt
         guesses = ", ".join(pending["candidates"]) or "no guess"
         self.say(f"The dealer names card {index + 1}: {truth} (the reader was not sure: {guesses}).")
-        if self._handle(ConfirmCard(index, truth)):
-            self.confirmed += 1
+        self._handle(ConfirmCard(index, truth))
 
     def _place_due(self) -> None:
         state = self._state
@@ -296,6 +279,13 @@ class Demo:
 
     def _on_event(self, event: dict[str, Any], state: dict[str, Any]) -> None:
         self._state = state
+        kind = event.get("type")
+        if kind == "card" and event.get("how") == "seen":
+            self.read += 1
+        elif kind == "card" and event.get("how") == "confirmed":
+            self.confirmed += 1
+        elif kind == "undo":
+            self.say(f"Card {event['index'] + 1} ({event['card']}) is taken back.")
         # An undone winner also takes back the bets placed after it: they go on again.
         if event.get("type") == "undo" and event.get("role") == "winner" and event.get("turn"):
             again = event["turn"] + 1
@@ -308,17 +298,6 @@ class Demo:
         except RuleError as exc:
             self.say(f"The table refuses {command.TYPE}: {exc}")
             return False
-
-    def _save_snapshot(self, event: Any) -> str | None:
-        if self.snapshot_dir is None or self.write_image is None:
-            return None
-        name = f"deal{self.table.state()['deal']}-card{event.index}.png"
-        try:
-            self.write_image(self.snapshot_dir / name, event.snapshot)
-        except (OSError, FaroBoxError) as exc:
-            self.say(f"(the snapshot of card {event.index + 1} could not be saved: {exc})")
-            return None
-        return f"/snapshots/{name}"
 
     def _result(self, *, already_done: bool) -> DemoResult:
         state = self.table.state()

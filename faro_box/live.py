@@ -61,7 +61,11 @@ class TrackerBridge:
         self._faro = state.get("game") == "faro"
         if self._faro and not state["ended"]:
             self._follow(state, force=True)
-        table.subscribe(self._on_table_event)
+        self._unsubscribe = table.subscribe(self._on_table_event)
+
+    def close(self) -> None:
+        """Stop following the table (a table that outlives this camera keeps no bridge alive)."""
+        self._unsubscribe()
 
     def feed(self, image: Any, frame: int) -> None:
         with self._lock:

@@ -97,3 +97,61 @@ def test_the_demo_serves_the_table_on_the_web(tmp_path):
         reader.join(timeout=10)
     assert process.returncode == 0, "".join(lines[-50:])
     assert {k: float(v) for k, v in state["balances"].items()} == _final_balances("".join(lines))
+
+
+class _Interrupted(Exception):
+    pass
+
+
+@pytest.mark.slow
+def test_an_interrupted_demo_resumes_from_the_journal_where_the_box_shows_its_last_card(tmp_path):
+    """The demo stops mid-deal (power cut); run again on the journal, it takes up the box's film
+    at the last recorded card, reads on through the same bridge as `faro-box run`, and ends the
+    deal as the uninterrupted run does."""
+    import io
+
+    from faro_box.demo import Demo
+    from faro_box.journal import Journal
+    from faro_box.table import Table
+    from faro_box.vision.reader import Reader
+    from faro_box.vision.simbox import FPS, SimBox
+    from faro_box.vision.track import Tracker
+
+    seed = 5
+
+    def fresh_box():
+        return SimBox(stacked_deck(seed), seed=seed, still=(3, 4), pace=0.4, fine=False)
+
+    path = tmp_path / "demo.sqlite"
+    with Journal(path) as journal:
+        table = Table(journal)
+        box = fresh_box()
+
+        def clock():   # the power goes once 20 cards are recorded
+            if table.state()["next_index"] >= 20:
+                raise _Interrupted()
+            return time.monotonic()
+
+        demo = Demo(table, box, Tracker(Reader(), window=box.window.tolist()), realtime=False, fps=FPS,
+                    out=io.StringIO(), clock=clock)
+        with pytest.raises(_Interrupted):
+            demo.run()
+        demo.close()
+    fed: list[int] = []
+    with Journal(path) as journal:
+        table = Table(journal)
+        assert table.state()["next_index"] == 20
+        box = fresh_box()
+        tracker = Tracker(Reader(), window=box.window.tolist())
+        update = tracker.update
+        tracker.update = lambda image, frame: fed.append(frame) or update(image, frame)  # type: ignore[method-assign]
+        out = io.StringIO()
+        result = Demo(table, box, tracker, realtime=False, fps=FPS, out=out).run()
+    assert "Resuming deal 1 at card 20" in out.getvalue()
+    assert fed[0] > 0 and box.truth(fed[0]).index == 19    # the film taken up at card 20 on top
+    assert result.exposed == [str(c) for c in stacked_deck(seed)] and result.wrong == []
+    assert result.settled == result.balances and result.read + result.confirmed >= 30
+    box = fresh_box()
+    whole = Demo(Table(Journal()), box, Tracker(Reader(), window=box.window.tolist()), realtime=False, fps=FPS,
+                 out=io.StringIO()).run()
+    assert result.balances == whole.balances     # as if the power had never gone
