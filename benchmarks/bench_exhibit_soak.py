@@ -13,8 +13,9 @@ the end, the highest, and its slope over the last half of the run by least squar
 hour of exhibition; the work per frame (median, p99, max) and the longest stall (the longest
 time without a frame, within a deal or between two); the log and journal sizes on disk; any deal
 whose cards or balances went wrong. The frame times go to a file as they come, so the benchmark's
-own bookkeeping does not grow in memory. ``--no-trim`` leaves the C heap untrimmed between deals
-(the exhibition's default trims it) to show what the trim is for.
+own bookkeeping does not grow in memory. ``--no-trim`` skips what the exhibition does between
+deals to give memory back (a full garbage collection, then glibc's ``malloc_trim``), to show
+what it is for.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=160, help="deals to deal (160 = ten hours at --pace 3)")
     parser.add_argument("--keep-deals", type=int, default=5, help="deals per journal before it is renewed")
-    parser.add_argument("--no-trim", action="store_true", help="do not trim the C heap between deals")
+    parser.add_argument("--no-trim", action="store_true", help="no garbage collection and heap trim between deals")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="faro-box-soak-") as folder:
