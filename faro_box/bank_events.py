@@ -7,13 +7,12 @@ at its end), so a journal holding banks replays through the one parser.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from faro_box import events
 from faro_box.errors import ScriptError
-from faro_box.events import MAX_CANDIDATES, MAX_SNAPSHOT, BareCommand, _card, _player, _text
+from faro_box.events import BareCommand, _candidates, _card, _confidence, _frame, _player, _snapshot
 
 SIDES = ("right", "left")
 SEATS = ("right", "left", "banker")
@@ -136,14 +135,8 @@ class BankCard:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "card", _card(self.card))
-        conf = self.confidence
-        if isinstance(conf, bool) or not isinstance(conf, (int, float)) or not math.isfinite(conf) \
-                or not 0.0 <= conf <= 1.0:
-            raise ScriptError(f"a confidence must be a number 0..1, not {conf!r:.40}")
-        object.__setattr__(self, "confidence", float(conf))
-        if self.frame is not None and (isinstance(self.frame, bool) or not isinstance(self.frame, int)
-                                       or self.frame < 0):
-            raise ScriptError(f"a frame number must be a whole number >= 0 or null, not {self.frame!r:.40}")
+        object.__setattr__(self, "confidence", _confidence(self.confidence))
+        _frame(self.frame)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "card": self.card, "confidence": self.confidence, "frame": self.frame}
@@ -158,13 +151,8 @@ class BankUnread:
     snapshot: str | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.candidates, (str, bytes)) or not isinstance(self.candidates, (tuple, list)):
-            raise ScriptError(f"candidates must be a list of cards, not {self.candidates!r:.80}")
-        if len(self.candidates) > MAX_CANDIDATES:
-            raise ScriptError(f"at most {MAX_CANDIDATES} candidates, got {len(self.candidates)}")
-        object.__setattr__(self, "candidates", tuple(_card(c) for c in self.candidates))
-        if self.snapshot is not None:
-            _text(self.snapshot, "a snapshot URL", MAX_SNAPSHOT)
+        object.__setattr__(self, "candidates", _candidates(self.candidates))
+        _snapshot(self.snapshot)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "candidates": list(self.candidates), "snapshot": self.snapshot}

@@ -60,6 +60,33 @@ def _card(value: object) -> str:
         raise ScriptError(str(exc)) from None
 
 
+def _confidence(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or not 0.0 <= value <= 1.0:
+        raise ScriptError(f"a confidence must be a number 0..1, not {value!r:.40}")
+    return float(value)
+
+
+def _frame(value: object) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+        raise ScriptError(f"a frame number must be a whole number >= 0 or null, not {value!r:.40}")
+    return value
+
+
+def _candidates(value: object) -> tuple[str, ...]:
+    """The reader's guesses for a card it could not read, best first."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):
+        raise ScriptError(f"candidates must be a list of cards, not {value!r:.80}")
+    if len(value) > MAX_CANDIDATES:
+        raise ScriptError(f"at most {MAX_CANDIDATES} candidates, got {len(value)}")
+    return tuple(_card(c) for c in value)
+
+
+def _snapshot(value: object) -> None:
+    if value is not None:
+        _text(value, "a snapshot URL", MAX_SNAPSHOT)
+
+
 def _json_object(value: object, what: str) -> dict[str, Any]:
     if not isinstance(value, Mapping):
         raise ScriptError(f"{what} must be a JSON object, not {value!r:.80}")
@@ -169,14 +196,8 @@ class CardSeen:
     def __post_init__(self) -> None:
         object.__setattr__(self, "card", _card(self.card))
         _index(self.index)
-        conf = self.confidence
-        if isinstance(conf, bool) or not isinstance(conf, (int, float)) or not math.isfinite(conf) \
-                or not 0.0 <= conf <= 1.0:
-            raise ScriptError(f"a confidence must be a number 0..1, not {conf!r:.40}")
-        object.__setattr__(self, "confidence", float(conf))
-        if self.frame is not None and (isinstance(self.frame, bool) or not isinstance(self.frame, int)
-                                       or self.frame < 0):
-            raise ScriptError(f"a frame number must be a whole number >= 0 or null, not {self.frame!r:.40}")
+        object.__setattr__(self, "confidence", _confidence(self.confidence))
+        _frame(self.frame)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "card": self.card, "index": self.index,
@@ -197,13 +218,8 @@ class CardUnread:
 
     def __post_init__(self) -> None:
         _index(self.index)
-        if isinstance(self.candidates, (str, bytes)) or not isinstance(self.candidates, (tuple, list)):
-            raise ScriptError(f"candidates must be a list of cards, not {self.candidates!r:.80}")
-        if len(self.candidates) > MAX_CANDIDATES:
-            raise ScriptError(f"at most {MAX_CANDIDATES} candidates, got {len(self.candidates)}")
-        object.__setattr__(self, "candidates", tuple(_card(c) for c in self.candidates))
-        if self.snapshot is not None:
-            _text(self.snapshot, "a snapshot URL", MAX_SNAPSHOT)
+        object.__setattr__(self, "candidates", _candidates(self.candidates))
+        _snapshot(self.snapshot)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "index": self.index, "candidates": list(self.candidates),
