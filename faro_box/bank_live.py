@@ -115,33 +115,24 @@ def open_bank_camera(config: Any, table: Any, *, settle_s: float = SIM_BETS_SETT
 def start_bank_buttons(table: Any, config: Any) -> Any:
     """The dealer's three buttons at a bank: undo the last card; confirm the reader's best guess;
     a new bank (the banker leaving first when the bank is still running between coups)."""
-    from faro_box.devices.buttons import ButtonAction, DealerButtons
+    from faro_box.devices.buttons import ButtonAction
+    from faro_box.live import table_buttons
 
-    def pressed(action: ButtonAction) -> None:
-        state = table.state()
-        try:
-            if action is ButtonAction.UNDO:
-                table.handle(BankUndo())
-            elif action is ButtonAction.CONFIRM:
-                pending = state.get("pending")
-                if pending and pending.get("candidates"):
-                    table.handle(BankConfirm(pending["candidates"][0]))
-            elif action is ButtonAction.NEW_DEAL:
-                if bank_running(state) and state.get("results"):
-                    table.handle(BankerLeaves())  # a bank without a coup is simply replaced
-                start = config.start_bank()
-                if state.get("game") == GAME and state.get("banker"):
-                    start = StartBank(tuple(state["players"]), dict(state["sides"]), state["banker"],
-                                      state["declared"])
-                if start is not None:
-                    table.handle(start)
-        except FaroBoxError as exc:
-            log.warning("button %s refused: %s", action.value, exc)
+    def act(action: ButtonAction, state: dict[str, Any]) -> None:
+        if action is ButtonAction.UNDO:
+            table.handle(BankUndo())
+        elif action is ButtonAction.CONFIRM:
+            pending = state.get("pending")
+            if pending and pending.get("candidates"):
+                table.handle(BankConfirm(pending["candidates"][0]))
+        elif action is ButtonAction.NEW_DEAL:
+            if bank_running(state) and state.get("results"):
+                table.handle(BankerLeaves())  # a bank without a coup is simply replaced
+            start = config.start_bank()
+            if state.get("game") == GAME and state.get("banker"):
+                start = StartBank(tuple(state["players"]), dict(state["sides"]), state["banker"],
+                                  state["declared"])
+            if start is not None:
+                table.handle(start)
 
-    def stuck(action: ButtonAction) -> None:
-        table.report_fault(f"button {action.value}", "held down or stuck")
-
-    def unstuck(action: ButtonAction) -> None:
-        table.clear_fault(f"button {action.value}")
-
-    return DealerButtons.from_config(config.buttons.device_settings(), pressed, stuck, unstuck)
+    return table_buttons(table, config.buttons.device_settings(), act)

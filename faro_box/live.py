@@ -217,6 +217,26 @@ class TrackerBridge:
             self.tracker.resume([*cards, None] if state["pending"] is not None else cards)
 
 
+def table_buttons(table: Table, settings: Any, act: Callable[[Any, dict[str, Any]], None]) -> Any:
+    """The dealer's GPIO buttons on ``table``: ``act(action, state)`` does what a press means in
+    the game at hand; a refusal is logged, a stuck button is a fault on the display until freed."""
+    from faro_box.devices.buttons import ButtonAction, DealerButtons
+
+    def pressed(action: ButtonAction) -> None:
+        try:
+            act(action, table.state())
+        except FaroBoxError as exc:
+            log.warning("button %s refused: %s", action.value, exc)
+
+    def stuck(action: ButtonAction) -> None:
+        table.report_fault(f"button {action.value}", "held down or stuck")
+
+    def unstuck(action: ButtonAction) -> None:
+        table.clear_fault(f"button {action.value}")
+
+    return DealerButtons.from_config(settings, pressed, stuck, unstuck)
+
+
 class SystemdNotifier:
     """sd_notify(3) without libsystemd: one datagram per message to ``$NOTIFY_SOCKET``."""
 

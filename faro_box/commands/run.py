@@ -19,8 +19,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from faro_box.errors import FaroBoxError
-
 DEFAULT_CONFIG = "/etc/faro-box/config.toml"
 log = logging.getLogger("faro_box.run")
 
@@ -161,31 +159,22 @@ def _start_web(table: Any, config: Any, snapshots: Path) -> Any:
 
 
 def _start_buttons(table: Any, config: Any) -> Any:
-    from faro_box.devices.buttons import ButtonAction, DealerButtons
+    from faro_box.devices.buttons import ButtonAction
     from faro_box.events import ConfirmCard, EndDeal, StartDeal, UndoCard
+    from faro_box.live import table_buttons
 
-    def pressed(action: ButtonAction) -> None:
-        state = table.state()
-        try:
-            if action is ButtonAction.UNDO:
-                table.handle(UndoCard())
-            elif action is ButtonAction.CONFIRM:
-                pending = state["pending"]
-                # The reader's best guess; with none, the dealer must name the card on the page.
-                if pending and pending["candidates"]:
-                    table.handle(ConfirmCard(pending["index"], pending["candidates"][0]))
-            elif action is ButtonAction.NEW_DEAL:
-                if not state["ended"]:
-                    table.handle(EndDeal())
-                players = tuple(state["players"]) or config.players
-                table.handle(StartDeal(state["profile"] or config.profile, players, config.house_rules))
-        except FaroBoxError as exc:
-            log.warning("button %s refused: %s", action.value, exc)
+    def act(action: ButtonAction, state: dict[str, Any]) -> None:
+        if action is ButtonAction.UNDO:
+            table.handle(UndoCard())
+        elif action is ButtonAction.CONFIRM:
+            pending = state["pending"]
+            # The reader's best guess; with none, the dealer must name the card on the page.
+            if pending and pending["candidates"]:
+                table.handle(ConfirmCard(pending["index"], pending["candidates"][0]))
+        elif action is ButtonAction.NEW_DEAL:
+            if not state["ended"]:
+                table.handle(EndDeal())
+            players = tuple(state["players"]) or config.players
+            table.handle(StartDeal(state["profile"] or config.profile, players, config.house_rules))
 
-    def stuck(action: ButtonAction) -> None:
-        table.report_fault(f"button {action.value}", "held down or stuck")
-
-    def unstuck(action: ButtonAction) -> None:
-        table.clear_fault(f"button {action.value}")
-
-    return DealerButtons.from_config(config.buttons.device_settings(), pressed, stuck, unstuck)
+    return table_buttons(table, config.buttons.device_settings(), act)
