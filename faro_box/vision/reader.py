@@ -105,6 +105,10 @@ class Reader:
                 index = view_index(view, which)
                 if index is not None:
                     votes.append(self._votes(index_features(index, reading=True)))
+                elif which == 0:
+                    # No index in the first corner: most likely no card at all, and then the
+                    # whole face is needed; warped now, the other corner is cut from it.
+                    view.face()
         if not votes and len(self.profile.face_labels):
             return self._read_by_face(view.face())
         if not votes:
