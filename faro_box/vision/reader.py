@@ -3,7 +3,8 @@
 Rank and suit are read from the corner index against the profile's templates. A card is named
 only when the rank and the suit each beat every rival by a clear margin, both corners agree
 (face views), the ink's colour agrees with the suit's shape, and the pip count, where it can be
-counted, agrees with the rank. Colour never picks the suit: it can only veto.
+counted, agrees with the rank (pips are not counted when each corner alone is sure of the rank).
+Colour never picks the suit: it can only veto.
 """
 
 from __future__ import annotations
