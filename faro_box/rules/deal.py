@@ -427,8 +427,9 @@ class Deal:
         profile = self.profile
         opened = self._open
         placed = self._placed
-        halves = self._halves
         settlements: list[Settlement] = []
+        halves = self._halves
+        banker = 0  # the bank's change: minus the players'
         while touched:
             lowest = touched & -touched  # the lowest bit left: the bets come in placement order
             touched ^= lowest
@@ -443,7 +444,8 @@ class Deal:
                 self._undo_log.append((_RESTORE, bet))
             settlements.append(settlement)
             halves[bet.player] += settlement.halves
-            halves[BANKER] -= settlement.halves
+            banker -= settlement.halves
+        halves[BANKER] += banker
         if profile.markers:
             self._force_off_markers(settlements)  # voids: nothing more to book
         return TurnResult(turn, loser, winner, tuple(settlements))
