@@ -99,16 +99,18 @@ def settle_on_turn(bet: Bet, loser: Rank, winner: Rank, profile: Profile) -> Set
     A barred bet is the caller's concern (it does not play); calls settle in ``settle_call``.
     """
     kind = bet.kind
-    # The bets that play every turn come first: they make most of a deal's settlements.
-    if kind is K_HIGH:
-        if loser == winner:
-            return _make(bet, R_PUSH, 0)
-        return _won(bet, (winner > loser) != bet.copper)
-    if kind is K_ODD or kind is K_EVEN:
-        winner_odd = winner & 1
-        if loser & 1 == winner_odd:
-            return _make(bet, R_PUSH, 0)
-        return _won(bet, bool(winner_odd) == (kind is K_ODD))
+    # The bets that play every turn come first, and make their settlement here: they make
+    # most of a deal's settlements.
+    if kind is K_HIGH or kind is K_ODD or kind is K_EVEN:
+        if kind is K_HIGH:
+            push = loser == winner
+            won = (winner > loser) != bet.copper
+        else:
+            push = loser & 1 == winner & 1
+            won = (winner & 1 == 1) == (kind is K_ODD)
+        if push:
+            return Settlement(bet.id, bet.player, kind, R_PUSH, 0)
+        return Settlement(bet.id, bet.player, kind, R_WIN if won else R_LOSE, 2 * bet.stake if won else -2 * bet.stake)
     if kind is K_RANK:
         return _on_rank(bet, bet.ranks[0], loser, winner, profile)
     if kind is K_GROUP:
