@@ -30,7 +30,7 @@ import threading
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 
 from faro_box.commands.exhibit import setup_logging
 from faro_box.display.pin import hash_pin
@@ -65,7 +65,7 @@ def visitors(url: str, stop: threading.Event, placed: list[int]) -> None:
     ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     phones = []
     for n in range(4):
-        client = httpx.Client(base_url=url, timeout=10)
+        client = httpx2.Client(base_url=url, timeout=10)
         csrf = client.post("/exhibit/api/join", json={}).json()["csrf"]
         client.post("/exhibit/api/name", json={"name": f"Phone {n}"}, headers={"x-csrf-token": csrf})
         phones.append((client, csrf))
@@ -81,7 +81,7 @@ def visitors(url: str, stop: threading.Event, placed: list[int]) -> None:
 
 
 def kiosk(url: str, stop: threading.Event, polls: list[int]) -> None:
-    with httpx.Client(base_url=url, timeout=10) as client:
+    with httpx2.Client(base_url=url, timeout=10) as client:
         while not stop.wait(0.5):
             client.get("/exhibit/api/show").raise_for_status()
             client.get("/api/state").raise_for_status()

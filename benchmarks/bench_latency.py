@@ -41,9 +41,9 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 def sse_client(url: str, out: mp.Queue, ready: mp.Event) -> None:  # type: ignore[type-arg]
     """Runs in its own process: (seq, time.monotonic()) for every message received."""
-    import httpx
+    import httpx2
 
-    with httpx.Client(timeout=None) as http, http.stream("GET", url + "/api/events") as stream:
+    with httpx2.Client(timeout=None) as http, http.stream("GET", url + "/api/events") as stream:
         ready.set()
         for line in stream.iter_lines():
             if line.startswith("data: "):

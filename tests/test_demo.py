@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 
-import httpx
+import httpx2
 import pytest
 
 from faro_box.demo import PLAYERS, plan_bets, stacked_deck
@@ -79,7 +79,7 @@ def test_the_demo_serves_the_table_on_the_web(tmp_path):
         deadline = time.monotonic() + 900
         state = {}
         while time.monotonic() < deadline:
-            state = httpx.get(f"{url}/api/state", timeout=10).json()
+            state = httpx2.get(f"{url}/api/state", timeout=10).json()
             seen_cards.add(len(state["exposed"]))
             if state["ended"] and state["deal"] == 1:
                 break
@@ -89,7 +89,7 @@ def test_the_demo_serves_the_table_on_the_web(tmp_path):
         assert len(seen_cards) > 3     # the page followed the deal while it was dealt
         assert state["history"][-1]["outcome"] == "finished"
         assert state["balances"]["banker"] == -sum(v for k, v in state["balances"].items() if k != "banker")
-        page = httpx.get(f"{url}/", timeout=10)
+        page = httpx2.get(f"{url}/", timeout=10)
         assert page.status_code == 200 and "<html" in page.text.lower()
     finally:
         process.send_signal(signal.SIGINT)

@@ -12,7 +12,7 @@ PURE = [PACKAGE / "cards.py", *sorted((PACKAGE / "rules").rglob("*.py")),
         *sorted((PACKAGE / "baccarat").rglob("*.py")), *sorted((PACKAGE / "vision").rglob("*.py"))]
 FORBIDDEN = {
     "time", "random", "datetime", "serial", "gpiozero", "picamera2", "RPi", "lgpio", "RPLCD",
-    "starlette", "uvicorn", "httpx", "sqlite3", "socket", "subprocess", "threading", "asyncio",
+    "starlette", "uvicorn", "httpx", "httpx2", "sqlite3", "socket", "subprocess", "threading", "asyncio",
     "faro_box.devices", "faro_box.display", "faro_box.journal", "faro_box.table", "faro_box.cli",
     "faro_box.commands",
 }

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from faro_box.baccarat import settle_document
@@ -58,7 +58,7 @@ class Box:
         self.messages: list[str] = []
         self.url = f"http://127.0.0.1:{port}"
         self._wait(lambda: "READY=1" in self.messages, 120, "READY")
-        self.client = httpx.Client(base_url=self.url, timeout=30)
+        self.client = httpx2.Client(base_url=self.url, timeout=30)
         login = self.client.post("/api/login", json={"pin": PIN})
         assert login.status_code == 200, login.text
         self.csrf = {"x-csrf-token": login.json()["csrf"]}
@@ -82,7 +82,7 @@ class Box:
         self.listen()
         return dict(self.client.get("/api/state").json())
 
-    def send(self, body: dict[str, Any]) -> httpx.Response:
+    def send(self, body: dict[str, Any]) -> httpx2.Response:
         return self.client.post("/api/command", json=body, headers=self.csrf)
 
     def deal_until(self, done: Any, shoe: list[str], seconds: float = 120) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import asyncio
 import json
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from display_helpers import PIN, deal_cards, start_two_players
 from starlette.testclient import TestClient
@@ -278,7 +278,7 @@ def read_sse(lines, want: int) -> list[dict]:
 def test_event_stream_sends_the_state_and_the_settlement(live, table: Table) -> None:
     start_two_players(table)
     deal_cards(table, ["5S"])
-    with httpx.Client(base_url=live.url, timeout=5) as http, http.stream("GET", "/api/events") as stream:
+    with httpx2.Client(base_url=live.url, timeout=5) as http, http.stream("GET", "/api/events") as stream:
         assert stream.headers["content-type"].startswith("text/event-stream")
         lines = stream.iter_lines()
         first = read_sse(lines, 1)[0]
@@ -292,9 +292,9 @@ def test_event_stream_sends_the_state_and_the_settlement(live, table: Table) -> 
 
 
 def test_command_from_the_dealer_reaches_the_stream(live, table: Table) -> None:
-    with httpx.Client(base_url=live.url, timeout=5) as dealer:
+    with httpx2.Client(base_url=live.url, timeout=5) as dealer:
         csrf = dealer.post("/api/login", json={"pin": PIN}).json()["csrf"]
-        with httpx.Client(base_url=live.url, timeout=5) as viewer, viewer.stream("GET", "/api/events") as stream:
+        with httpx2.Client(base_url=live.url, timeout=5) as viewer, viewer.stream("GET", "/api/events") as stream:
             lines = stream.iter_lines()
             read_sse(lines, 1)
             response = dealer.post("/api/command", json={"type": "start_deal", "profile": "french",

@@ -485,12 +485,12 @@ class HttpTarget:
     def __init__(self) -> None:
         import asyncio
 
-        import httpx
+        import httpx2
 
         try:
             import sniffio  # noqa: F401
         except ImportError:
-            # httpx's ASGI transport tries this import on every request; a miss is a search of
+            # httpx2's ASGI transport tries this import on every request; a miss is a search of
             # the whole path each time, so record it as absent once.
             sys.modules["sniffio"] = None  # type: ignore[assignment]
 
@@ -510,9 +510,9 @@ class HttpTarget:
         self.loop = asyncio.new_event_loop()
         self._lifespan = self.app.router.lifespan_context(self.app)
         self.loop.run_until_complete(self._lifespan.__aenter__())
-        transport = httpx.ASGITransport(app=self.app, raise_app_exceptions=False)
-        self.client = httpx.AsyncClient(transport=transport, base_url=self.base)
-        self.anonymous = httpx.AsyncClient(transport=transport, base_url=self.base)
+        transport = httpx2.ASGITransport(app=self.app, raise_app_exceptions=False)
+        self.client = httpx2.AsyncClient(transport=transport, base_url=self.base)
+        self.anonymous = httpx2.AsyncClient(transport=transport, base_url=self.base)
         login = self._request(self.client, "POST", "/api/login", content=b'{"pin": "2468"}',
                               headers={"content-type": "application/json"})
         self.csrf = login.json()["csrf"]
