@@ -19,6 +19,15 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)
 
 
+def _dealer_login(browser: Any, live: Any) -> Any:
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.goto(live.url + "/dealer")
+    page.fill("#pin", PIN)
+    page.click("#login-button")
+    page.locator("#desk").wait_for(state="visible")
+    return page
+
+
 def test_audience_page_shows_a_turns_settlement(browser: Any, live: Any, table: Table) -> None:
     start_two_players(table)
     send(table, {"type": "place", "player": "bob", "spec": {"id": "b2", "kind": "group", "ranks": ["4", "5", "9", "10"],
@@ -115,10 +124,7 @@ def test_dealer_page_refuses_a_wrong_pin_and_places_a_bet_by_clicks(browser: Any
 def test_dealer_confirms_a_card_the_reader_could_not_read(browser: Any, live: Any, table: Table) -> None:
     start_two_players(table)
     send(table, {"type": "unread", "index": 0, "candidates": ["5S", "6S"], "snapshot": None})
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(live.url + "/dealer")
-    page.fill("#pin", PIN)
-    page.click("#login-button")
+    page = _dealer_login(browser, live)
     page.locator("#pending").wait_for(state="visible")
     assert page.inner_text("#pending-title") == "Card 1 is waiting for the dealer's confirmation"
     page.click("#candidates button:has-text('5S')")
@@ -132,10 +138,7 @@ def test_dealer_answers_no_new_card_when_the_card_before_still_lies_on_top(brows
     start_two_players(table)
     deal_cards(table, ["5S", "KD"])
     send(table, {"type": "unread", "index": 2, "candidates": ["9C"], "snapshot": None})
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(live.url + "/dealer")
-    page.fill("#pin", PIN)
-    page.click("#login-button")
+    page = _dealer_login(browser, live)
     page.locator("#no-card").wait_for(state="visible")
     assert page.inner_text("#no-card") == "No new card: KD still on top"
     page.click("#no-card")
@@ -144,15 +147,6 @@ def test_dealer_answers_no_new_card_when_the_card_before_still_lies_on_top(brows
     assert state["pending"] is None and state["exposed"] == ["5S", "KD"]
     assert [e.command.TYPE for e in table.journal.entries()][-1] == "no_card"
     page.close()
-
-
-def _dealer_login(browser: Any, live: Any) -> Any:
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
-    page.goto(live.url + "/dealer")
-    page.fill("#pin", PIN)
-    page.click("#login-button")
-    page.locator("#desk").wait_for(state="visible")
-    return page
 
 
 def test_dealer_bars_a_bet_and_says_it_goes_by_clicks(browser: Any, live: Any, table: Table) -> None:
