@@ -4,12 +4,12 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 
 import pytest
+from kill_helpers import journal_commands, wait_for_entries
 from table_scripts import sample_script as _script
 
 FARO_BOX = [sys.executable, "-m", "faro_box.cli"]
@@ -52,22 +52,8 @@ def test_export_prints_a_script_that_settle_reads(script_file, tmp_path):
     assert wrong.returncode == 1 and "no deal 9" in wrong.stderr
 
 
-def _wait_for_entries(path, count, process, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while process.poll() is None and time.monotonic() < deadline:
-        try:
-            if path.exists() and len(_commands(path)) >= count:
-                return
-        except sqlite3.Error:  # the file is being created
-            pass
-        time.sleep(0.002)
 
 
-def _commands(path):
-    conn = sqlite3.connect(path)
-    rows = [r[0] for r in conn.execute("SELECT command FROM events ORDER BY seq")]
-    conn.close()
-    return rows
 
 
 @pytest.mark.slow
@@ -76,7 +62,7 @@ def test_a_replay_killed_at_random_points_ends_exactly_like_an_uninterrupted_one
     reference = _run("replay", script_file, "--journal", reference_journal, "--json")
     assert reference.returncode == 0, reference.stderr
     expected_state = json.loads(reference.stdout)
-    expected_commands = _commands(reference_journal)
+    expected_commands = journal_commands(reference_journal)
     rng = random.Random(20240611)
     kills = 0
     for trial in range(10):
@@ -85,7 +71,7 @@ def test_a_replay_killed_at_random_points_ends_exactly_like_an_uninterrupted_one
                                     "--pace", "0.01"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         # Kill once the journal holds a random part of the deal, so the kill lands mid-deal
         # however fast the machine is.
-        _wait_for_entries(journal, rng.randint(1, len(expected_commands) - 1), process)
+        wait_for_entries(journal, rng.randint(1, len(expected_commands) - 1), process)
         time.sleep(rng.uniform(0, 0.02))
         if process.poll() is None:
             os.kill(process.pid, signal.SIGKILL)
@@ -94,5 +80,5 @@ def test_a_replay_killed_at_random_points_ends_exactly_like_an_uninterrupted_one
         resumed = _run("replay", script_file, "--journal", journal, "--json")
         assert resumed.returncode == 0, resumed.stderr
         assert json.loads(resumed.stdout) == expected_state, f"trial {trial}"
-        assert _commands(journal) == expected_commands, f"trial {trial}: a command lost or applied twice"
+        assert journal_commands(journal) == expected_commands, f"trial {trial}: a command lost or applied twice"
     assert kills >= 8  # nearly every run really was killed mid-deal

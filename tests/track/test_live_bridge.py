@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -14,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from kill_helpers import wait_for_entries
 from live_dealer import PLAYERS, dealer_box
 from starlette.testclient import TestClient
 from track_helpers import Scripted, TruthReader
@@ -47,22 +47,8 @@ class RecordingTracker(Tracker):
         return events
 
 
-def _commands(path: Path) -> list[str]:
-    conn = sqlite3.connect(path)
-    rows = [r[0] for r in conn.execute("SELECT command FROM events ORDER BY seq")]
-    conn.close()
-    return rows
 
 
-def _wait_for_entries(path: Path, count: int, process: subprocess.Popen, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while process.poll() is None and time.monotonic() < deadline:
-        try:
-            if path.exists() and len(_commands(path)) >= count:
-                return
-        except sqlite3.Error:  # the file is being created
-            pass
-        time.sleep(0.002)
 
 
 def _feed(bridge: TrackerBridge, reader: TruthReader, box: SimBox, frames: range) -> None:
@@ -123,7 +109,7 @@ def test_a_box_killed_mid_deal_and_restarted_carries_on_without_a_question(tmp_p
         process = subprocess.Popen([sys.executable, str(HERE / "live_dealer.py"), str(path), str(seed),
                                     str(cards), "0.004"], cwd=HERE, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.PIPE)
-        _wait_for_entries(path, rng.randint(3, cards - 2), process)   # start_deal and 2..cards-3 cards
+        wait_for_entries(path, rng.randint(3, cards - 2), process)   # start_deal and 2..cards-3 cards
         time.sleep(rng.uniform(0, 0.02))
         assert process.poll() is None, process.stderr.read() if process.stderr else ""
         os.kill(process.pid, signal.SIGKILL)
