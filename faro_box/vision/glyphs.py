@@ -56,13 +56,26 @@ class Index:
 
 def ink_map(bgr: np.ndarray, paper_kernel: int) -> tuple[np.ndarray, np.ndarray]:
     """Ink strength 0..1 per pixel, and the white-balanced image (uint8, paper ≈ 255 per channel)."""
-    k = cv2.getStructuringElement(cv2.MORPH_RECT, (paper_kernel, paper_kernel))
+    k = _rect_kernel(paper_kernel)
     # The paper is the local bright envelope of each channel; ink is what falls below it.
     paper = cv2.blur(cv2.dilate(bgr, k), (paper_kernel, paper_kernel))
-    balanced = cv2.divide(bgr, np.maximum(paper, 8, out=paper), scale=255)
+    balanced = cv2.divide(bgr, cv2.max(paper, _EIGHTS), scale=255)
     b, g, r = cv2.split(balanced)
-    darkness = 255 - cv2.min(cv2.min(b, g), r)
+    darkness = cv2.subtract(255, cv2.min(cv2.min(b, g), r))
     return np.multiply(darkness, np.float32(1.0 / 255.0), dtype=np.float32), balanced
+
+
+_EIGHTS = (8.0, 8.0, 8.0, 8.0)  # a bare number would be a scalar for the first channel only
+_KERNELS: dict[int, np.ndarray] = {}
+_KERNEL_3 = np.ones((3, 3), np.uint8)
+
+
+def _rect_kernel(size: int) -> np.ndarray:
+    """The size×size rectangle, made once per size (the reader asks for the same few every frame)."""
+    k = _KERNELS.get(size)
+    if k is None:
+        k = _KERNELS[size] = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+    return k
 
 
 def components(binary: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
@@ -90,17 +103,17 @@ def find_index(bgr: np.ndarray, *, expect_height: float | None = None, paper_ker
     ink, _ = ink_map(bgr, paper_kernel)
     binary = (ink > 0.35).view(np.uint8)
     n, labels, stats = components(binary)
-    x, y, bw, bh, area = (stats[:, k] for k in range(5))
-    keep = (bh >= _MIN_GLYPH_PX) & (area >= 20) & (bw <= 0.6 * w) & (bh <= 0.6 * h)
-    # Cut by the view's left, top or right edge: not a whole glyph. A glyph cut by the bottom
-    # edge can still be the suit pip (its top part identifies it).
-    keep &= (x > 0) & (y > 0) & (x + bw < w)
-    keep &= area >= 0.12 * bw * bh  # thin frame lines and outlines are not glyphs
-    keep[0] = False
     boxes: list[Box] = []
     singles: dict[int, Box] = {}
-    for i in np.nonzero(keep)[0].tolist():
-        singles[i] = Box(int(x[i]), int(y[i]), int(x[i] + bw[i]), int(y[i] + bh[i]), (i,))
+    # A plain loop: a corner holds a few dozen components, fewer than numpy's per-call cost pays for.
+    for i, (x, y, bw, bh, area) in enumerate(stats.tolist()):
+        # Cut by the view's left, top or right edge: not a whole glyph. A glyph cut by the bottom
+        # edge can still be the suit pip (its top part identifies it). Thin frame lines and
+        # outlines (little ink in their box) are not glyphs.
+        if i == 0 or bh < _MIN_GLYPH_PX or area < 20 or bw > 0.6 * w or bh > 0.6 * h \
+                or x <= 0 or y <= 0 or x + bw >= w or area < 0.12 * bw * bh:
+            continue
+        singles[i] = Box(x, y, x + bw, y + bh, (i,))
         boxes.append(singles[i])
     boxes = _merge_side_by_side(boxes)
     best: tuple[float, Box, Box] | None = None
@@ -146,11 +159,13 @@ def _ink_colour(bgr: np.ndarray, ink: np.ndarray, box: Box) -> tuple[float | Non
     # than the rest of the index read on a camera frame.
     b, g, r = cv2.split(patch)
     lightness = cv2.min(cv2.min(b, g), r)
-    # Paper is light *and* not ink: the dark table beside a card's edge is neither.
-    paper_sel = ((strength < 0.15) & (lightness >= 0.75 * float(lightness.max()))).view(np.uint8)
+    # Paper is light *and* not ink: the dark table beside a card's edge is neither. (OpenCV's
+    # comparisons with a number compare in the array's own type, as numpy's do.)
+    paper_sel = cv2.bitwise_and(cv2.compare(strength, 0.15, cv2.CMP_LT),
+                                cv2.compare(lightness, 0.75 * cv2.minMaxLoc(lightness)[1], cv2.CMP_GE))
     # Ink only inside the glyphs' own box: the pad may reach past the card's edge onto the table.
     inner = strength[box.y0 - y0: box.y1 - y0, box.x0 - x0: box.x1 - x0]
-    ink_sel = (inner >= max(0.3, 0.7 * float(inner.max()))).view(np.uint8)
+    ink_sel = cv2.compare(inner, max(0.3, 0.7 * cv2.minMaxLoc(inner)[1]), cv2.CMP_GE)
     n_ink = cv2.countNonZero(ink_sel)
     if cv2.countNonZero(paper_sel) < 10 or n_ink < 5:
         return None, 0.0
@@ -219,21 +234,23 @@ def pip_growth(pip: np.ndarray) -> float | None:
     The faces and the real decks measured all keep to this once the pip is big enough to show its
     leaves, so it settles spade v club where the templates of many faces cannot.
     """
-    ink = pip[pip > 0.05]
-    if ink.size < 30:
+    inked = cv2.compare(pip, 0.05, cv2.CMP_GT)
+    if cv2.countNonZero(inked) < 30:
         return None
-    m = pip / max(_percentile(ink, 0.95), 1e-3)
+    m = pip / max(_percentile(pip[inked > 0], 0.95), 1e-3)
     # Blur fills a club's waist: a soft outline (much of the ink mid-grey) says nothing.
-    if float(((m > 0.15) & (m < 0.75)).sum()) > 0.3 * float((m > 0.15).sum()):
+    # (OpenCV's masks and counts: numpy's per-call cost is most of the work on a pip this small.)
+    some = cv2.compare(m, 0.15, cv2.CMP_GT)
+    if cv2.countNonZero(cv2.bitwise_and(some, cv2.compare(m, 0.75, cv2.CMP_LT))) > 0.3 * cv2.countNonZero(some):
         return None
-    b = m > 0.5
-    rows = np.nonzero(b.any(axis=1))[0]
+    b = cv2.compare(m, 0.5, cv2.CMP_GT)
+    rows = np.flatnonzero(cv2.reduce(b, 1, cv2.REDUCE_MAX))
     if len(rows) < _MIN_OUTLINE_PX:
         return None
     b = b[rows[0]: rows[-1] + 1]
-    width = int(b.any(axis=0).sum())
+    width = cv2.countNonZero(cv2.reduce(b, 0, cv2.REDUCE_MAX))
     h = len(b)
-    return float(b[int(0.3 * h)].sum() - b[int(0.08 * h)].sum()) / max(width, 1)
+    return float(cv2.countNonZero(b[int(0.3 * h)]) - cv2.countNonZero(b[int(0.08 * h)])) / max(width, 1)
 
 
 def _percentile(values: np.ndarray, q: float) -> float:
@@ -249,11 +266,13 @@ def _percentile(values: np.ndarray, q: float) -> float:
 def _crop(ink: np.ndarray, labels: np.ndarray, box: Box) -> np.ndarray:
     """The glyph's own ink: a neighbour's stroke reaching into its box (a frame line) is left out."""
     window = labels[box.y0:box.y1, box.x0:box.x1]
-    own = window == box.parts[0]
+    own = cv2.compare(window, box.parts[0], cv2.CMP_EQ)
     for part in box.parts[1:]:
-        own |= window == part
-    own = cv2.dilate(own.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0  # keep the soft rim
-    return np.where(own, ink[box.y0:box.y1, box.x0:box.x1], np.float32(0.0))
+        own = cv2.bitwise_or(own, cv2.compare(window, part, cv2.CMP_EQ))
+    own = cv2.dilate(own, _KERNEL_3)  # keep the soft rim
+    # Ink where the glyph is, 0.0 elsewhere (all bits clear: a float 0.0).
+    glyph = np.zeros((box.h, box.w), np.float32)
+    return cv2.copyTo(ink[box.y0:box.y1, box.x0:box.x1], own, glyph)
 
 
 def glyph_feature(mask: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -262,7 +281,9 @@ def glyph_feature(mask: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     small = cv2.resize(mask.astype(np.float32, copy=False), (cols, rows), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (3, 3), 0.8)
     out = np.empty(rows * cols + 1, np.float32)
-    v = np.subtract(small.ravel(), small.mean(), out=out[:-1])
+    # small.mean() to the bit (the same float32 sum and division), without its Python wrapper.
+    mean = np.float32(np.add.reduce(small, axis=None) / small.size)
+    v = np.subtract(small.ravel(), mean, out=out[:-1])
     norm = float(np.sqrt(v.dot(v)))
     if norm > 1e-6:
         np.divide(v, norm, out=v)
