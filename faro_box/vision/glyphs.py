@@ -59,15 +59,20 @@ def ink_map(bgr: np.ndarray, paper_kernel: int) -> tuple[np.ndarray, np.ndarray]
     k = _rect_kernel(paper_kernel)
     # The paper is the local bright envelope of each channel; ink is what falls below it.
     paper = cv2.blur(cv2.dilate(bgr, k), (paper_kernel, paper_kernel))
-    balanced = cv2.divide(bgr, cv2.max(paper, _EIGHTS), scale=255)
+    balanced = cv2.divide(bgr, cv2.max(paper, _EIGHTS), scale=255)  # type: ignore[call-overload]
     b, g, r = cv2.split(balanced)
-    darkness = cv2.subtract(255, cv2.min(cv2.min(b, g), r))
+    darkness = 255 - cv2.min(cv2.min(b, g), r)
     return np.multiply(darkness, np.float32(1.0 / 255.0), dtype=np.float32), balanced
 
 
 _EIGHTS = (8.0, 8.0, 8.0, 8.0)  # a bare number would be a scalar for the first channel only
 _KERNELS: dict[int, np.ndarray] = {}
 _KERNEL_3 = np.ones((3, 3), np.uint8)
+
+
+def _compare(a: np.ndarray, value: float, op: int) -> np.ndarray:
+    """``a`` compared with a number as numpy compares it (in ``a``'s own type): a 0/255 mask."""
+    return cv2.compare(a, value, op)  # type: ignore[call-overload]  # the stubs know no plain number here
 
 
 def _rect_kernel(size: int) -> np.ndarray:
@@ -161,11 +166,11 @@ def _ink_colour(bgr: np.ndarray, ink: np.ndarray, box: Box) -> tuple[float | Non
     lightness = cv2.min(cv2.min(b, g), r)
     # Paper is light *and* not ink: the dark table beside a card's edge is neither. (OpenCV's
     # comparisons with a number compare in the array's own type, as numpy's do.)
-    paper_sel = cv2.bitwise_and(cv2.compare(strength, 0.15, cv2.CMP_LT),
-                                cv2.compare(lightness, 0.75 * cv2.minMaxLoc(lightness)[1], cv2.CMP_GE))
+    paper_sel = cv2.bitwise_and(_compare(strength, 0.15, cv2.CMP_LT),
+                                _compare(lightness, 0.75 * cv2.minMaxLoc(lightness)[1], cv2.CMP_GE))
     # Ink only inside the glyphs' own box: the pad may reach past the card's edge onto the table.
     inner = strength[box.y0 - y0: box.y1 - y0, box.x0 - x0: box.x1 - x0]
-    ink_sel = cv2.compare(inner, max(0.3, 0.7 * cv2.minMaxLoc(inner)[1]), cv2.CMP_GE)
+    ink_sel = _compare(inner, max(0.3, 0.7 * cv2.minMaxLoc(inner)[1]), cv2.CMP_GE)
     n_ink = cv2.countNonZero(ink_sel)
     if cv2.countNonZero(paper_sel) < 10 or n_ink < 5:
         return None, 0.0
@@ -234,16 +239,16 @@ def pip_growth(pip: np.ndarray) -> float | None:
     The faces and the real decks measured all keep to this once the pip is big enough to show its
     leaves, so it settles spade v club where the templates of many faces cannot.
     """
-    inked = cv2.compare(pip, 0.05, cv2.CMP_GT)
+    inked = _compare(pip, 0.05, cv2.CMP_GT)
     if cv2.countNonZero(inked) < 30:
         return None
     m = pip / max(_percentile(pip[inked > 0], 0.95), 1e-3)
     # Blur fills a club's waist: a soft outline (much of the ink mid-grey) says nothing.
     # (OpenCV's masks and counts: numpy's per-call cost is most of the work on a pip this small.)
-    some = cv2.compare(m, 0.15, cv2.CMP_GT)
-    if cv2.countNonZero(cv2.bitwise_and(some, cv2.compare(m, 0.75, cv2.CMP_LT))) > 0.3 * cv2.countNonZero(some):
+    some = _compare(m, 0.15, cv2.CMP_GT)
+    if cv2.countNonZero(cv2.bitwise_and(some, _compare(m, 0.75, cv2.CMP_LT))) > 0.3 * cv2.countNonZero(some):
         return None
-    b = cv2.compare(m, 0.5, cv2.CMP_GT)
+    b = _compare(m, 0.5, cv2.CMP_GT)
     rows = np.flatnonzero(cv2.reduce(b, 1, cv2.REDUCE_MAX))
     if len(rows) < _MIN_OUTLINE_PX:
         return None
@@ -266,9 +271,9 @@ def _percentile(values: np.ndarray, q: float) -> float:
 def _crop(ink: np.ndarray, labels: np.ndarray, box: Box) -> np.ndarray:
     """The glyph's own ink: a neighbour's stroke reaching into its box (a frame line) is left out."""
     window = labels[box.y0:box.y1, box.x0:box.x1]
-    own = cv2.compare(window, box.parts[0], cv2.CMP_EQ)
+    own = _compare(window, box.parts[0], cv2.CMP_EQ)
     for part in box.parts[1:]:
-        own = cv2.bitwise_or(own, cv2.compare(window, part, cv2.CMP_EQ))
+        own = cv2.bitwise_or(own, _compare(window, part, cv2.CMP_EQ))
     own = cv2.dilate(own, _KERNEL_3)  # keep the soft rim
     # Ink where the glyph is, 0.0 elsewhere (all bits clear: a float 0.0).
     glyph = np.zeros((box.h, box.w), np.float32)
