@@ -27,6 +27,7 @@ from faro_box.vision.features import (
     view_index,
 )
 from faro_box.vision.locate import CANON_H, CANON_W, CardView, check_image, find_card, parse_window
+from faro_box.vision.nearest import ClassTemplates, similarity
 from faro_box.vision.pips import count_pips, count_pips_in, pip_area
 from faro_box.vision.profile import RANKS, SUITS, DeckProfile, View, generic_profile
 
@@ -50,18 +51,8 @@ class _Votes:
     growth: float | None  # the whole pip's widening from its top (glyphs.pip_growth)
 
 
-def _similarity(feats: np.ndarray, v: np.ndarray, squares: np.ndarray | None = None) -> np.ndarray:
-    """1 - ½·squared distance, by one matrix product (``squares``: the templates' squared norms)."""
-    if squares is None:
-        squares = np.einsum("ij,ij->i", feats, feats)
-    d2 = squares + (v * v).sum(axis=0) - 2.0 * (feats @ v)  # v may hold one query per column
-    return 1.0 - 0.5 * d2
-
-
-def _best_per_class(sim: np.ndarray, labels: np.ndarray, classes: int, offset: int) -> np.ndarray:
-    out = np.full(classes, -1.0, np.float32)
-    np.maximum.at(out, labels - offset, sim.astype(np.float32))
-    return out
+def _similarity(feats: np.ndarray, v: np.ndarray) -> np.ndarray:
+    return similarity(feats, v, np.einsum("ij,ij->i", feats, feats))
 
 
 class Reader:
@@ -82,8 +73,8 @@ class Reader:
         self.rank_accept = (self.RANK_ACCEPT[0], self.profile.margins[0])
         self.suit_accept = (self.SUIT_ACCEPT[0], self.profile.margins[1])
         p = self.profile
-        self._rank_sq = np.einsum("ij,ij->i", p.rank_feats, p.rank_feats)
-        self._suit_sq = {k: np.einsum("ij,ij->i", v, v) for k, v in p.suit_feats.items()}
+        self._ranks = ClassTemplates(p.rank_feats, p.rank_labels, 13, 1)
+        self._suits = {k: ClassTemplates(v, p.suit_labels, 4, 0) for k, v in p.suit_feats.items()}
 
     def read(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None) -> Reading:
         image = check_image(image)
@@ -117,18 +108,13 @@ class Reader:
         return self._decide(votes, view=view)
 
     def _votes(self, f: IndexFeatures) -> _Votes:
-        p = self.profile
         # One matrix-vector product per segmentation of the rank glyph: a product with two columns
         # goes to BLAS's matrix-matrix path, several times slower (far more where it spawns
         # threads on a busy core) than two matrix-vector products.
-        sims = _similarity(p.rank_feats, f.rank[0], self._rank_sq)
-        for alternative in f.rank[1:]:
-            np.maximum(sims, _similarity(p.rank_feats, alternative, self._rank_sq), out=sims)
-        rank = _best_per_class(sims, p.rank_labels, 13, 1)
+        rank = self._ranks.best(f.rank)
         key = "whole" if f.suit_whole is not None else f"top{max(f.suit_tops)}"
-        sim = _similarity(p.suit_feats[key], f.suit_whole if f.suit_whole is not None
-                          else f.suit_tops[max(f.suit_tops)], self._suit_sq[key])
-        suit = _best_per_class(sim, p.suit_labels, 4, 0)
+        pip = f.suit_whole if f.suit_whole is not None else f.suit_tops[max(f.suit_tops)]
+        suit = self._suits[key].best(pip[None, :])
         return _Votes(rank, suit, f.redness, f.pip_growth)
 
     def _decide(self, votes: list[_Votes], *, view: CardView | None = None) -> Reading:
