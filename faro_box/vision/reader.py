@@ -108,9 +108,6 @@ class Reader:
         return self._decide(votes, view=view)
 
     def _votes(self, f: IndexFeatures) -> _Votes:
-        # One matrix-vector product per segmentation of the rank glyph: a product with two columns
-        # goes to BLAS's matrix-matrix path, several times slower (far more where it spawns
-        # threads on a busy core) than two matrix-vector products.
         rank = self._ranks.best(f.rank)
         key = "whole" if f.suit_whole is not None else f"top{max(f.suit_tops)}"
         pip = f.suit_whole if f.suit_whole is not None else f.suit_tops[max(f.suit_tops)]
