@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from faro_box.errors import CardError
 
@@ -106,6 +106,12 @@ _SUIT_BY_TEXT = {s.value: s for s in Suit} | {g: s for s, g in _SUIT_GLYPHS.item
 class Card:
     rank: Rank
     suit: Suit
+    # str(card), made once: a settled deal writes each of its cards out, and the result
+    # documents of a season of simulated deals are mostly card names.
+    text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", f"{_RANK_SYMBOLS[self.rank]}{self.suit._value_}")
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -127,10 +133,10 @@ class Card:
         return self.suit.colour
 
     def __str__(self) -> str:
-        return f"{self.rank.symbol}{self.suit.value}"
+        return self.text
 
     def __repr__(self) -> str:
-        return f"Card.parse({str(self)!r})"
+        return f"Card.parse({self.text!r})"
 
 
 DECK_SIZE = 52

@@ -33,13 +33,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from faro_box.rules.script import settle_script
+    from faro_box.rules.script import settle_script, settle_script_line
 
     source: str = args.script
     if args.lines:
         stream = _open(source)
         try:
-            _settle_lines(stream, source, settle_script)
+            _settle_lines(stream, source, settle_script_line)
         except UnicodeDecodeError as exc:
             raise ScriptError(f"{source!r} is not UTF-8 text: {exc}") from None
         finally:
@@ -51,10 +51,8 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _settle_lines(stream: IO[str], source: str, settle_script: Any) -> None:
+def _settle_lines(stream: IO[str], source: str, settle_script_line: Any) -> None:
     out = sys.stdout
-    # Results are fresh trees of dicts and lists: no cycles to look for, and that search costs.
-    dumps = json.JSONEncoder(check_circular=False).encode
     loads = json.loads
     number = 0
     while line := read_line_limited(stream, f"{source!r} line {number + 1}"):
@@ -68,11 +66,11 @@ def _settle_lines(stream: IO[str], source: str, settle_script: Any) -> None:
             reason = "it nests too deeply" if isinstance(exc, RecursionError) else str(exc)
             raise ScriptError(f"{source!r} line {number} is not JSON: {reason}") from None
         try:
-            result = settle_script(doc)
+            result = settle_script_line(doc)
         except ScriptError as exc:
             out.flush()
             raise ScriptError(f"{source!r} line {number}: {exc}") from None
-        out.write(dumps(result))
+        out.write(result)
         out.write("\n")
 
 

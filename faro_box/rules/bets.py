@@ -65,6 +65,10 @@ class Bet(NamedTuple):
         copper = " coppered" if self.copper else ""
         return f"{self.kind.value}{copper} {what}".rstrip()
 
+# Makes a NamedTuple from all its fields without running its Python-level __new__ (a deal
+# places many bets, and that call is a good part of their cost).
+_new_tuple = tuple.__new__
+
 # Enum members bound once: looking one up on its class (Python 3.11) costs more than the
 # arithmetic of a settlement, and these names sit on the hot path.
 K_CALL = BetKind.CALL
@@ -144,7 +148,7 @@ def parse_bet(player: str, spec: object, profile: Profile) -> Bet:
             _check_shape(kind, ranks, bet_id)
         elif "ranks" in spec:
             raise RuleError(f"bet {bet_id!r}: a {kind.value!r} bet stands on no rank, so it has no \"ranks\"")
-    return Bet(bet_id, player, kind, ranks, stake, copper, order, barred, marker)
+    return _new_tuple(Bet, (bet_id, player, kind, ranks, stake, copper, order, barred, marker))
 
 
 def _check_shape(kind: BetKind, ranks: tuple[Rank, ...], bet_id: str) -> None:

@@ -60,7 +60,6 @@ def turn_of(index: int) -> int | None:
 _ROLES = tuple(role_of(i) for i in range(DECK_SIZE))
 _COMPLETES_TURN = tuple(role is Role.WINNER for role in _ROLES)
 _TURNS = tuple(turn_of(i) for i in range(DECK_SIZE))
-_SYMBOLS = ("",) + tuple(r.symbol for r in Rank)  # by rank value: no Enum hashing
 
 
 _SUIT_NUMBER = {suit.value: number for number, suit in enumerate(Suit)}
@@ -74,15 +73,11 @@ def card_bit(card: Card) -> int:
 
 
 _DECK_BITS = tuple((c, card_bit(c)) for c in FULL_DECK)
+_BIT_OF = {c.text: bit for c, bit in _DECK_BITS}  # by str(card): strings hash in C, Cards do not
 
 
 def _texts(cards: Sequence[Card]) -> str:
     return repr([str(c) for c in cards])
-
-
-def card_text(card: Card) -> str:
-    """``str(card)`` without hashing an Enum member (it runs for every card of every deal)."""
-    return _SYMBOLS[card.rank] + card.suit._value_
 
 
 class TurnResult(NamedTuple):
@@ -93,10 +88,7 @@ class TurnResult(NamedTuple):
     hock: Card | None = None  # the last turn knows the hock by elimination
 
     def to_json(self) -> dict[str, object]:
-        loser, winner = self.loser, self.winner
-        return {"turn": self.turn,
-                "loser": _SYMBOLS[loser.rank] + loser.suit._value_,  # card_text, inlined: hot path
-                "winner": _SYMBOLS[winner.rank] + winner.suit._value_,
+        return {"turn": self.turn, "loser": self.loser.text, "winner": self.winner.text,
                 "settlements": [s.to_json() for s in self.settlements] if self.settlements else []}
 
 
@@ -108,6 +100,10 @@ class Exposure:
     turn: int | None
     turn_result: TurnResult | None = None  # set on the winner that completes a turn
 
+
+# Makes a NamedTuple from all its fields without running its Python-level __new__: a deal
+# makes 25 turn results and dozens of settlements, and that call is a good part of their cost.
+_new_tuple = tuple.__new__
 
 # Undo log entries: what to do to take one change back.
 _UNPLACE, _RESTORE, _REPLACE = 0, 1, 2
@@ -346,7 +342,7 @@ class Deal:
                             f"(card {_LAST_TURN_WINNER + 1}) at most")
         shown = self._shown
         for card in cards:
-            bit = 1 << (card.rank << 2) + _SUIT_NUMBER[card.suit._value_]
+            bit = _BIT_OF[card.text]
             if shown & bit:
                 number = exposed.index(card) + 1 if card in exposed else index + cards.index(card) + 1
                 raise RuleError(f"{str(card)!r} was already shown (card {number} of this deal)")
@@ -354,14 +350,20 @@ class Deal:
         self._shown = shown
         count, marks, log, turns = self._count, self._marks, self._undo_log, self._turns
         settle_turn = self._settle_turn
+        on_rank = self._on_rank
         turn = (index + 1) >> 1
+        exposed += cards  # settling a turn never looks at the cards out, only at the counts
         for loser, winner in zip(cards[::2], cards[1::2], strict=True):
-            exposed += (loser, winner)
-            count[loser.rank] -= 1
-            count[winner.rank] -= 1
+            lr, wr = loser.rank, winner.rank
+            count[lr] -= 1
+            count[wr] -= 1
             mark = len(log)
             marks += (mark, mark)
-            turns.append(settle_turn(turn, loser, winner))
+            # Most turns touch no bet: they are settled here, without a call.
+            if on_rank[lr] | on_rank[wr] | self._every_turn or turn == LAST_TURN:
+                turns.append(settle_turn(turn, loser, winner))
+            else:
+                turns.append(_new_tuple(TurnResult, (turn, loser, winner, (), None)))
             turn += 1
         return turns[-(len(cards) >> 1):]
 
@@ -423,7 +425,7 @@ class Deal:
         on_rank = self._on_rank
         touched = on_rank[lr] | on_rank[wr] | self._every_turn
         if not touched:
-            return TurnResult(turn, loser, winner, ())
+            return _new_tuple(TurnResult, (turn, loser, winner, (), None))
         profile = self.profile
         opened = self._open
         placed = self._placed
@@ -448,7 +450,7 @@ class Deal:
         halves[BANKER] += banker
         if profile.markers:
             self._force_off_markers(settlements)  # voids: nothing more to book
-        return TurnResult(turn, loser, winner, tuple(settlements))
+        return _new_tuple(TurnResult, (turn, loser, winner, tuple(settlements), None))
 
     def _settle_last_turn(self, loser: Card, winner: Card) -> TurnResult:
         """Turn 25 settles every bet still open: calls on the last three, the rest on this

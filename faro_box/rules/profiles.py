@@ -24,6 +24,10 @@ class BetKind(enum.Enum):
     EVEN = "even"
     CALL = "call"
 
+    # Members are singletons, so identity is their equality: hash them in C. Enum's own
+    # __hash__ runs Python code, and every bet placed asks its profile for its kind.
+    __hash__ = object.__hash__
+
 
 class SplitShare(enum.Enum):
     """How much of a rank bet the bank takes when the turn splits that rank."""

@@ -1,4 +1,5 @@
-"""A deal script (DESIGN.md) in, the result document out: ``settle_script(doc)``.
+"""A deal script (DESIGN.md) in, the result document out: ``settle_script(doc)``, or
+``settle_script_line(doc)`` for the same document as one line of JSON text.
 
 A bad document raises ScriptError; a bad action is listed under ``rejected`` with its index
 and reason, and changes nothing. Actions run in the order of their ``at`` (the order written
@@ -8,13 +9,15 @@ among equal ``at``): ``at: t`` is between turns, before turn t, after the soda f
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from faro_box.cards import DECK_SIZE, FULL_DECK, Card, parse_deck
 from faro_box.errors import CardError, FaroBoxError, ProfileError, RuleError, ScriptError
 from faro_box.rules.deal import BANKER, LAST_TURN, Deal
 from faro_box.rules.profiles import Profile, find_profile
+from faro_box.rules.result_line import result_line
 from faro_box.rules.settle import json_amount
 
 DOC_FIELDS = ("game", "profile", "house_rules", "players", "deck", "actions")
@@ -27,7 +30,42 @@ _AFTER_MISDEAL = "the deal was called a misdeal: nothing more is played"
 _CARD_BY_TEXT = {str(c): c for c in FULL_DECK}
 
 
+class Played(NamedTuple):
+    """A faro deal script played through: what both forms of the result document are made of."""
+
+    deal: Deal
+    deck: tuple[Card, ...]
+    rejected: list[dict[str, Any]]  # {"action": index, "error": reason}, by index
+    misdeal: dict[str, Any] | None  # {"at": turn, "settlements": [...]} when one was called
+
+
 def settle_script(doc: Mapping[str, Any]) -> dict[str, Any]:
+    played = play_script(doc)
+    if isinstance(played, dict):
+        return played
+    deal, deck, rejected, misdeal = played
+    result: dict[str, Any] = {
+        "turns": [t.to_json() for t in deal.turns],
+        "hock": str(deck[-1]) if misdeal is None else None,
+        "balances": {who: json_amount(h) for who, h in deal.balance_halves.items()},
+        "rejected": rejected,
+    }
+    if misdeal is not None:
+        result["misdeal"] = misdeal
+    return result
+
+
+def settle_script_line(doc: Mapping[str, Any]) -> str:
+    """``settle_script(doc)`` as one line of JSON text, the very text ``json.dumps`` makes of it,
+    written straight from the deal: ``settle --lines`` runs a season of deals through this."""
+    played = play_script(doc)
+    if isinstance(played, dict):
+        return json.dumps(played)
+    return result_line(*played)
+
+
+def play_script(doc: Mapping[str, Any]) -> Played | dict[str, Any]:
+    """Play a faro script through (a Baccarat Banque script is settled whole: its result)."""
     if not isinstance(doc, Mapping):
         raise ScriptError(f"a deal script must be a JSON object, not {doc!r:.80}")
     game = doc.get("game", "faro")
@@ -52,7 +90,7 @@ def _baccarat(doc: Mapping[str, Any]) -> dict[str, Any]:
     return result
 
 
-def _read(doc: Mapping[str, Any]) -> tuple[Deal, tuple[Any, ...], list[Any]]:
+def _read(doc: Mapping[str, Any]) -> tuple[Deal, tuple[Card, ...], list[Any]]:
     for required in ("profile", "players", "deck"):
         if required not in doc:
             raise ScriptError(f"the deal script has no {required!r}")
@@ -97,7 +135,7 @@ def _when(action: object) -> int:
     return at if at.__class__ is int and 1 <= at <= LAST_TURN else 0
 
 
-def _run(deal: Deal, deck: tuple[Any, ...], actions: list[Any]) -> dict[str, Any]:
+def _run(deal: Deal, deck: tuple[Card, ...], actions: list[Any]) -> Played:
     rejected: list[dict[str, Any]] = []
     # by_turn[t]: the indices of the actions played before turn t, in their order.
     by_turn: dict[int, list[int]] = {}
@@ -127,15 +165,7 @@ def _run(deal: Deal, deck: tuple[Any, ...], actions: list[Any]) -> dict[str, Any
         deal.play_turns(deck[2 * played + 1:2 * LAST_TURN + 1])
         deal.play(deck[-1])
     rejected.sort(key=lambda r: r["action"])
-    result: dict[str, Any] = {
-        "turns": [t.to_json() for t in deal.turns],
-        "hock": str(deck[-1]) if misdeal is None else None,
-        "balances": {who: json_amount(h) for who, h in deal.balance_halves.items()},
-        "rejected": rejected,
-    }
-    if misdeal is not None:
-        result["misdeal"] = misdeal
-    return result
+    return Played(deal, deck, rejected, misdeal)
 
 
 def _apply(deal: Deal, action: object) -> bool:

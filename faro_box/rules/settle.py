@@ -66,15 +66,20 @@ def json_amount(halves: int) -> int | float:
     return halves >> 1 if not halves & 1 else halves / 2
 
 
+# Makes a NamedTuple from all its fields without running its Python-level __new__: a deal
+# makes dozens of settlements, and that call is a good part of their cost.
+_new_tuple = tuple.__new__
+
+
 def _make(bet: Bet, result: Result, halves: int) -> Settlement:
-    return Settlement(bet.id, bet.player, bet.kind, result, halves)
+    return _new_tuple(Settlement, (bet.id, bet.player, bet.kind, result, halves))
 
 
 def _won(bet: Bet, won: bool) -> Settlement:
     """Even money: the player gains or loses his stake (twice it in half-chips)."""
     if won:
-        return Settlement(bet.id, bet.player, bet.kind, R_WIN, 2 * bet.stake)
-    return Settlement(bet.id, bet.player, bet.kind, R_LOSE, -2 * bet.stake)
+        return _new_tuple(Settlement, (bet.id, bet.player, bet.kind, R_WIN, 2 * bet.stake))
+    return _new_tuple(Settlement, (bet.id, bet.player, bet.kind, R_LOSE, -2 * bet.stake))
 
 
 def _split(bet: Bet, profile: Profile) -> Settlement:
@@ -109,8 +114,10 @@ def settle_on_turn(bet: Bet, loser: Rank, winner: Rank, profile: Profile) -> Set
             push = loser & 1 == winner & 1
             won = (winner & 1 == 1) == (kind is K_ODD)
         if push:
-            return Settlement(bet.id, bet.player, kind, R_PUSH, 0)
-        return Settlement(bet.id, bet.player, kind, R_WIN if won else R_LOSE, 2 * bet.stake if won else -2 * bet.stake)
+            return _new_tuple(Settlement, (bet.id, bet.player, kind, R_PUSH, 0))
+        if won:
+            return _new_tuple(Settlement, (bet.id, bet.player, kind, R_WIN, 2 * bet.stake))
+        return _new_tuple(Settlement, (bet.id, bet.player, kind, R_LOSE, -2 * bet.stake))
     if kind is K_RANK:
         return _on_rank(bet, bet.ranks[0], loser, winner, profile)
     if kind is K_GROUP:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from faro_box.cards import FULL_DECK
 from faro_box.errors import FaroBoxError
 from faro_box.rules import GROUPS, PAIRS, PROFILES, Deal, find_profile, settle_script
+from faro_box.rules.script import settle_script_line
 
 PLAYERS = ["ann", "bob", "cid"]
 SYMBOLS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -172,4 +173,37 @@ def test_a_document_with_any_part_replaced_raises_only_our_own_errors(doc, field
         result = settle_script(doc)
     except FaroBoxError:
         return
-    json.dumps(result)
+    assert settle_script_line(doc) == json.dumps(result)
+
+
+# Names and ids with quotes, backslashes, control and non-ASCII characters: the line writer
+# must escape them exactly as json.dumps does.
+names = st.text(st.characters(codec="utf-8"), min_size=1, max_size=6).filter(lambda n: n != "banker")
+
+
+@st.composite
+def wild_documents(draw: st.DrawFn) -> dict[str, Any]:
+    players = draw(st.lists(names, min_size=1, max_size=3, unique=True))
+    doc = draw(documents())
+    renamed = dict(zip(PLAYERS, players * 3, strict=False))
+    ids = draw(st.lists(names, min_size=13, max_size=13, unique=True))
+    actions = []
+    for action in doc["actions"]:
+        action = {**action, "player": renamed[action["player"]]}
+        if "place" in action:
+            action["place"] = {**action["place"], "id": ids[int(action["place"]["id"][1:])],
+                               "stake": draw(st.integers(1, 10**20))}
+        else:
+            action["withdraw"] = ids[int(action["withdraw"][1:])]
+        actions.append(action)
+    if draw(st.booleans()):
+        actions.insert(draw(st.integers(0, len(actions))), {"at": draw(st.integers(1, 25)), "misdeal": True})
+    if draw(st.booleans()):
+        actions.append({"at": 3, "player": draw(names), "place": {"id": draw(names), "kind": "rank"}})
+    return {**doc, "players": players, "actions": actions}
+
+
+@SETTINGS
+@given(wild_documents())
+def test_the_result_line_is_the_result_document_as_json_writes_it(doc):
+    assert settle_script_line(doc) == json.dumps(settle_script(doc))
