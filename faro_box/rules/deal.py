@@ -65,7 +65,6 @@ _TURNS = tuple(turn_of(i) for i in range(DECK_SIZE))
 _SUIT_NUMBER = {suit.value: number for number, suit in enumerate(Suit)}
 
 
-_CARDS_OF = tuple(tuple(c for c in FULL_DECK if c.rank == value) for value in range(14))
 
 
 def card_bit(card: Card) -> int:
@@ -74,6 +73,8 @@ def card_bit(card: Card) -> int:
 
 _DECK_BITS = tuple((c, card_bit(c)) for c in FULL_DECK)
 _BIT_OF = {c.text: bit for c, bit in _DECK_BITS}  # by str(card): strings hash in C, Cards do not
+_CARD_OF_BIT = {bit: c for c, bit in _DECK_BITS}
+_ALL_BITS = sum(bit for _, bit in _DECK_BITS)
 
 
 def _texts(cards: Sequence[Card]) -> str:
@@ -128,7 +129,6 @@ class Deal:
         # The cards shown as bits of one int, not a set of Cards: hashing a Card runs Python code
         # and costs more than the settlement of a turn.
         self._shown = 0
-        self._count = [4] * 14  # by rank value; index 0 unused
         self._open: dict[str, Bet] = {}
         self._seq: dict[str, int] = {}  # every id used in this deal, in placement order
         self._placed: list[str] = []  # the same ids by placement number
@@ -139,9 +139,9 @@ class Deal:
         self._every_turn = 0
         self._halves: dict[str, int] = dict.fromkeys((*players, BANKER), 0)
         self._turns: list[TurnResult] = []
-        # One undo log for the deal; _marks[i] is where card i's entries begin.
-        self._undo_log: list[tuple[int, Bet]] = []
-        self._marks: list[int] = []
+        # One undo log for the deal: (card, what to do, bet), card being the index of the card
+        # the change came with or after; undoing card i takes back every entry of card >= i.
+        self._undo_log: list[tuple[int, int, Bet]] = []
         self._misdeal: tuple[Settlement, ...] | None = None
 
     # ----- state -------------------------------------------------------------------------
@@ -181,19 +181,19 @@ class Deal:
 
     @property
     def case(self) -> Mapping[Rank, int]:
-        return MappingProxyType({r: self._count[r] for r in Rank})
+        return MappingProxyType({r: self._left(r) for r in Rank})
 
     @property
     def in_case(self) -> frozenset[Rank]:
-        return frozenset(r for r in Rank if self._count[r] == 1)
+        return frozenset(r for r in Rank if self._left(r) == 1)
 
     @property
     def finished_ranks(self) -> frozenset[Rank]:
-        return frozenset(r for r in Rank if self._count[r] == 0)
+        return frozenset(r for r in Rank if not self._left(r))
 
     @property
     def finished(self) -> bool:
-        return len(self._exposed) == DECK_SIZE and not any(self._count[1:])
+        return len(self._exposed) == DECK_SIZE and self._shown == _ALL_BITS
 
     @property
     def misdealt(self) -> bool:
@@ -305,15 +305,12 @@ class Deal:
         index = len(exposed)
         if index == DECK_SIZE:
             raise RuleError(f"the deal is over: all 52 cards are out, so {str(card)!r} cannot leave the box")
-        rank = card.rank
-        bit = 1 << (rank << 2) + _SUIT_NUMBER[card.suit._value_]
+        bit = _BIT_OF[card.text]
         if self._shown & bit:
             shown_at = exposed.index(card)
             raise RuleError(f"{str(card)!r} was already shown (card {shown_at + 1} of this deal)")
         self._shown |= bit
         exposed.append(card)
-        self._count[rank] -= 1
-        self._marks.append(len(self._undo_log))
         if not _COMPLETES_TURN[index]:
             return None
         result = self._settle_turn(index >> 1, exposed[-2], card)
@@ -348,17 +345,13 @@ class Deal:
                 raise RuleError(f"{str(card)!r} was already shown (card {number} of this deal)")
             shown |= bit
         self._shown = shown
-        count, marks, log, turns = self._count, self._marks, self._undo_log, self._turns
+        turns = self._turns
         settle_turn = self._settle_turn
         on_rank = self._on_rank
         turn = (index + 1) >> 1
-        exposed += cards  # settling a turn never looks at the cards out, only at the counts
+        exposed += cards  # settling a turn looks only at the cards' bits, set above
         for loser, winner in zip(cards[::2], cards[1::2], strict=True):
             lr, wr = loser.rank, winner.rank
-            count[lr] -= 1
-            count[wr] -= 1
-            mark = len(log)
-            marks += (mark, mark)
             # Most turns touch no bet: they are settled here, without a call.
             if on_rank[lr] | on_rank[wr] | self._every_turn or turn == LAST_TURN:
                 turns.append(settle_turn(turn, loser, winner))
@@ -373,11 +366,10 @@ class Deal:
             raise RuleError("the deal was called a misdeal: it cannot be taken back")
         if not self._exposed:
             raise RuleError("no card has left the box: there is nothing to take back")
+        index = len(self._exposed) - 1
         log = self._undo_log
-        mark = self._marks.pop()
-        changes = log[mark:]
-        del log[mark:]
-        for op, bet in reversed(changes):
+        while log and log[-1][0] >= index:
+            _, op, bet = log.pop()
             if op == _UNPLACE:
                 self._remove(bet)
                 del self._seq[bet.id]
@@ -386,11 +378,9 @@ class Deal:
                 self._add(bet)
             else:
                 self._open[bet.id] = bet
-        index = len(self._exposed) - 1
         result = self._result_of(index)
         card = self._exposed.pop()
         self._shown &= ~card_bit(card)
-        self._count[card.rank] += 1
         if result is not None:
             self._turns.pop()
             self._book(result.settlements, sign=-1)
@@ -443,13 +433,13 @@ class Deal:
                 continue
             if bet.kind not in EVERY_TURN:
                 self._remove(bet)
-                self._undo_log.append((_RESTORE, bet))
+                self._undo_log.append((turn << 1, _RESTORE, bet))
             settlements.append(settlement)
             halves[bet.player] += settlement.halves
             banker -= settlement.halves
         halves[BANKER] += banker
         if profile.markers:
-            self._force_off_markers(settlements)  # voids: nothing more to book
+            self._force_off_markers(settlements, turn << 1)  # voids: nothing more to book
         return _new_tuple(TurnResult, (turn, loser, winner, tuple(settlements), None))
 
     def _settle_last_turn(self, loser: Card, winner: Card) -> TurnResult:
@@ -477,20 +467,18 @@ class Deal:
                     settlement = settle_at_hock(bet, profile)
             if kind not in EVERY_TURN:
                 self._remove(bet)
-                self._undo_log.append((_RESTORE, bet))
+                self._undo_log.append((_LAST_TURN_WINNER, _RESTORE, bet))
             settlements.append(settlement)
         if profile.markers:
-            self._force_off_markers(settlements)
+            self._force_off_markers(settlements, _LAST_TURN_WINNER)
         if settlements:
             self._book(settlements, sign=1)
         return TurnResult(LAST_TURN, loser, winner, tuple(settlements), hock)
 
     def _last_card(self) -> Card:
-        rank = Rank(self._count.index(1, 1))  # the one rank with a card left
-        shown = self._shown
-        return next(card for card in _CARDS_OF[rank] if not shown & card_bit(card))
+        return _CARD_OF_BIT[_ALL_BITS & ~self._shown]
 
-    def _force_off_markers(self, settlements: list[Settlement]) -> None:
+    def _force_off_markers(self, settlements: list[Settlement], index: int) -> None:
         # Seed 000: after a loss the player must take his markers down unless chips still cover them.
         losers = {s.player for s in settlements if s.result in _LOSING}
         forced = []
@@ -499,7 +487,7 @@ class Deal:
             if markers and chips < markers:
                 for bet in [b for b in self._open.values() if b.player == player and b.marker]:
                     self._remove(bet)
-                    self._undo_log.append((_RESTORE, bet))
+                    self._undo_log.append((index, _RESTORE, bet))
                     forced.append(void(bet))
         if forced:
             settlements.extend(forced)
@@ -533,8 +521,9 @@ class Deal:
         return new
 
     def _log(self, op: int, bet: Bet) -> None:
-        if self._marks:  # changes before the soda are not taken back by undo
-            self._undo_log.append((op, bet))
+        index = len(self._exposed) - 1
+        if index >= 0:  # changes before the soda are not taken back by undo
+            self._undo_log.append((index, op, bet))
 
     def _check_player(self, player: str) -> None:
         if player not in self._halves or player == BANKER:
@@ -567,7 +556,7 @@ class Deal:
                 raise RuleError(f"bet {bet.id!r}: {why}")
             return
         for rank in bet.ranks:
-            if not self._count[rank]:
+            if not self._left(rank):
                 raise RuleError(f"bet {bet.id!r}: no cards of rank {rank.symbol!r} are left in the box")
 
     def _check_case_ban(self, bet: Bet) -> None:
@@ -575,17 +564,21 @@ class Deal:
         # the last turn is played "as usual", so the ban stops before it.
         if bet.kind not in RANKED or len(self._exposed) >= _CALL_INDEX:
             return
-        count = self._count
-        cases = [r for r in bet.ranks if count[r] == 1]
+        left = self._left
+        cases = [r for r in bet.ranks if left(r) == 1]
         if not cases:
             return
         backs_split = any(
-            b.player == bet.player and b.kind in RANKED and any(count[r] >= 2 for r in b.ranks)
+            b.player == bet.player and b.kind in RANKED and any(left(r) >= 2 for r in b.ranks)
             for b in self._open.values())
         if not backs_split:
             raise RuleError(
                 f"bet {bet.id!r}: house rule: no bet on the case {cases[0].symbol!r} (one card left) before "
                 f"{bet.player!r} backs a rank that can still split")
+
+    def _left(self, rank: int) -> int:
+        """How many cards of this rank are still in the box: its four bits not yet shown."""
+        return (~self._shown >> (rank << 2) & 15).bit_count()
 
     def _cover(self, player: str) -> tuple[int, int]:
         chips = markers = 0
