@@ -32,11 +32,13 @@ COMMAND_MODULES = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with a ``command``, only that command's (its module alone is imported:
+    ``settle --lines`` in a loop should not pay for the camera's or the web's imports)."""
     parser = argparse.ArgumentParser(prog="faro-box", description="A dealing assistant for faro.")
     parser.add_argument("--version", action="version", version=f"faro-box {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in COMMAND_MODULES if command is None else (command,):
         importlib.import_module(f"faro_box.commands.{name}").register(subparsers)
     return parser
 
@@ -46,8 +48,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # over threads that the camera, web and case-keeper threads already keep busy. Set before
     # numpy is first imported (the commands import it lazily); an explicit setting wins.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    command = words[0].replace("-", "_") if words else None
+    parser = build_parser(command if command in COMMAND_MODULES else None)
+    args = parser.parse_args(words)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -555,8 +555,9 @@ class Deal:
             if why:
                 raise RuleError(f"bet {bet.id!r}: {why}")
             return
+        shown = self._shown
         for rank in bet.ranks:
-            if not self._left(rank):
+            if not ~shown >> (rank << 2) & 15:  # all four cards of the rank are out
                 raise RuleError(f"bet {bet.id!r}: no cards of rank {rank.symbol!r} are left in the box")
 
     def _check_case_ban(self, bet: Bet) -> None:
