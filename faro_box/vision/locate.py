@@ -15,10 +15,12 @@ import cv2
 import numpy as np
 
 from faro_box.errors import VisionError
+from faro_box.vision.outline import refine_quad
 
 CANON_W, CANON_H = 200, 280
 _CANON_DST = np.array([[0, 0], [CANON_W - 1, 0], [CANON_W - 1, CANON_H - 1], [0, CANON_H - 1]], np.float32)
-_FIND_WIDTH = 256  # find mode looks at a frame at this width: enough for a card, cheap
+_FIND_WIDTH = 160  # find mode looks for the card at this width first: enough for most, cheap
+_FIND_WIDTH_LARGER = 256  # and at this one when it finds none there (a small, far-off card)
 _ASPECT = 1.4  # a poker card; bridge cards (1.56) and old square-cornered ones fit the band below
 _MIN_CARD_SHARE = 0.015  # of the searched frame's area: anything smaller is not the card
 
@@ -112,19 +114,46 @@ def warp_window(frame: np.ndarray, corners: Sequence[tuple[float, float]]) -> np
 def find_card(frame: np.ndarray) -> np.ndarray | None:
     """The quadrilateral of the most card-like region (clockwise, long side vertical), or None.
 
-    A card is a bright, low-saturation, convex four-sided region. Two masks are tried: one by
-    whiteness relative to the frame (dark and busy tables) and one by edges (light tables,
-    where the card is barely brighter than the cloth but its outline still shows).
+    A card is a bright, low-saturation, convex four-sided region. Up to three masks are tried:
+    paper (bright and unsaturated for this frame), whiteness relative to the frame (dark and busy
+    tables) and filled outlines (light tables, where the card is barely brighter than the cloth
+    but its outline still shows). The search looks at a small copy of the frame first and
+    refines the sides it finds on a finer one; a card too small for that copy (photos with a
+    far-off card) is looked for again at a larger size.
     """
     frame = check_image(frame)
-    small = frame
+    levels = [frame]
     # Halving by whole factors first: INTER_AREA is cheap then, and costly at a ratio like 2.5.
-    while small.shape[1] >= 2 * _FIND_WIDTH:
-        small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    if small.shape[1] != _FIND_WIDTH:
-        small = cv2.resize(small, (_FIND_WIDTH, max(16, round(small.shape[0] * _FIND_WIDTH / small.shape[1]))),
-                           interpolation=cv2.INTER_LINEAR)
-    scale = _FIND_WIDTH / frame.shape[1]
+    while levels[-1].shape[1] >= 2 * _FIND_WIDTH:
+        im = levels[-1]
+        levels.append(cv2.resize(im, (im.shape[1] // 2, im.shape[0] // 2), interpolation=cv2.INTER_AREA))
+    small = _to_width(levels[-1], _FIND_WIDTH)
+    found = _search(small)
+    if found is not None:
+        # The sides to a pixel of the smallest halving at least twice as wide (pixel centres map
+        # as (x + ½)·ratio - ½), then to the frame.
+        fine = next((im for im in reversed(levels) if im.shape[1] >= 2 * _FIND_WIDTH), frame)
+        to_fine = np.array([fine.shape[1] / small.shape[1], fine.shape[0] / small.shape[0]], np.float32)
+        to_frame = np.array([frame.shape[1] / fine.shape[1], frame.shape[0] / fine.shape[0]], np.float32)
+        quad = refine_quad(fine, (found + 0.5) * to_fine - 0.5)
+        return _upright((quad + 0.5) * to_frame - 0.5)
+    # Nothing at that size: the frame again at the larger size, its corners as found there
+    # (the search as it was before the small one came first).
+    larger = next((im for im in reversed(levels) if im.shape[1] >= _FIND_WIDTH_LARGER), frame)
+    small = _to_width(larger, _FIND_WIDTH_LARGER)
+    found = _search(small)
+    return None if found is None else _upright(found / (_FIND_WIDTH_LARGER / frame.shape[1]))
+
+
+def _to_width(image: np.ndarray, width: int) -> np.ndarray:
+    if image.shape[1] == width:
+        return image
+    return cv2.resize(image, (width, max(16, round(image.shape[0] * width / image.shape[1]))),
+                      interpolation=cv2.INTER_LINEAR)
+
+
+def _search(small: np.ndarray) -> np.ndarray | None:
+    """The most card-like quadrilateral in ``small`` (its own pixels), or None."""
     area = small.shape[0] * small.shape[1]
     best: tuple[float, np.ndarray, float, float] | None = None
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
@@ -149,9 +178,7 @@ def find_card(frame: np.ndarray) -> np.ndarray | None:
         if k == 0 and best is not None and best[2] >= 0.75 and abs(best[3] - _ASPECT) <= 0.2 \
                 and _paper_around(paper, best[1]) < 0.05:
             break
-    if best is None:
-        return None
-    return _upright(best[1] / scale)
+    return None if best is None else best[1]
 
 
 def _candidate_masks(small: np.ndarray, hsv: np.ndarray) -> Iterator[np.ndarray]:
@@ -166,7 +193,7 @@ def _candidate_masks(small: np.ndarray, hsv: np.ndarray) -> Iterator[np.ndarray]
         v_thr = max(90.0, 0.78 * v98)
         # val > v_thr: an 8-bit threshold compares with the floor of v_thr, which is the same.
         raw = cv2.bitwise_and(cv2.threshold(val, math.floor(v_thr), 255, cv2.THRESH_BINARY)[1], low_sat)
-        yield np.asarray(cv2.morphologyEx(raw, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)), np.uint8)
+        yield np.asarray(cv2.morphologyEx(raw, cv2.MORPH_OPEN, _opening(small.shape[1])), np.uint8)
     else:
         yield np.zeros(small.shape[:2], np.uint8)
     whiteness = cv2.subtract(val, sat)  # saturates at 0
@@ -183,6 +210,15 @@ def _candidate_masks(small: np.ndarray, hsv: np.ndarray) -> Iterator[np.ndarray]
     least = _MIN_CARD_SHARE * edges.size
     cv2.drawContours(filled, [c for c in contours if cv2.contourArea(c) >= least], -1, 255, -1)
     yield cv2.erode(filled, kernel)
+
+
+_OPEN_SMALL, _OPEN_LARGE = np.ones((3, 3), np.uint8), np.ones((5, 5), np.uint8)
+
+
+def _opening(width: int) -> np.ndarray:
+    """The paper mask's opening: 5×5 at the larger search width (three fifths of it at the small
+    one would be 3×3; a 5×5 there cut small cards' outlines and index corners away)."""
+    return _OPEN_SMALL if width < _FIND_WIDTH_LARGER else _OPEN_LARGE
 
 
 def _as_quad(contour: np.ndarray) -> np.ndarray | None:
