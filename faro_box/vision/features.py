@@ -27,7 +27,11 @@ class IndexFeatures:
     suit_tops: dict[float, np.ndarray]  # every SUIT_TOPS fraction the pip shows
     redness: float
     contrast: float
-    pip_growth: float | None = None  # glyphs.pip_growth of the whole pip (None when it is cut)
+    pip: np.ndarray | None = None  # the whole pip's ink (None when it is cut)
+
+    def pip_growth(self) -> float | None:
+        """glyphs.pip_growth of the whole pip, measured when asked: only black ink needs it."""
+        return glyphs.pip_growth(self.pip) if self.pip is not None else None
 
 
 def index_features(index: glyphs.Index, *, reading: bool = False) -> IndexFeatures:
@@ -44,8 +48,7 @@ def index_features(index: glyphs.Index, *, reading: bool = False) -> IndexFeatur
         elif f <= index.top:
             tops[f] = glyphs.glyph_feature(glyphs.pip_top(index.suit_top, index.rank_box.h, f), glyphs.SUIT_SHAPE)
     whole = glyphs.glyph_feature(index.suit, glyphs.SUIT_SHAPE) if index.suit is not None else None
-    growth = glyphs.pip_growth(index.suit) if index.suit is not None else None
-    return IndexFeatures(rank, whole, tops, index.redness, index.contrast, growth)
+    return IndexFeatures(rank, whole, tops, index.redness, index.contrast, index.suit)
 
 
 def _index_bounds(h: int, w: int) -> tuple[int, int, int, int]:

@@ -70,11 +70,6 @@ _KERNELS: dict[int, np.ndarray] = {}
 _KERNEL_3 = np.ones((3, 3), np.uint8)
 
 
-def _compare(a: np.ndarray, value: float, op: int) -> np.ndarray:
-    """``a`` compared with a number as numpy compares it (in ``a``'s own type): a 0/255 mask."""
-    return cv2.compare(a, value, op)  # type: ignore[call-overload]  # the stubs know no plain number here
-
-
 def _rect_kernel(size: int) -> np.ndarray:
     """The size×size rectangle, made once per size (the reader asks for the same few every frame)."""
     k = _KERNELS.get(size)
@@ -164,13 +159,11 @@ def _ink_colour(bgr: np.ndarray, ink: np.ndarray, box: Box) -> tuple[float | Non
     # than the rest of the index read on a camera frame.
     b, g, r = cv2.split(patch)
     lightness = cv2.min(cv2.min(b, g), r)
-    # Paper is light *and* not ink: the dark table beside a card's edge is neither. (OpenCV's
-    # comparisons with a number compare in the array's own type, as numpy's do.)
-    paper_sel = cv2.bitwise_and(_compare(strength, 0.15, cv2.CMP_LT),
-                                _compare(lightness, 0.75 * cv2.minMaxLoc(lightness)[1], cv2.CMP_GE))
+    # Paper is light *and* not ink: the dark table beside a card's edge is neither.
+    paper_sel = ((strength < 0.15) & (lightness >= 0.75 * cv2.minMaxLoc(lightness)[1])).view(np.uint8)
     # Ink only inside the glyphs' own box: the pad may reach past the card's edge onto the table.
     inner = strength[box.y0 - y0: box.y1 - y0, box.x0 - x0: box.x1 - x0]
-    ink_sel = _compare(inner, max(0.3, 0.7 * cv2.minMaxLoc(inner)[1]), cv2.CMP_GE)
+    ink_sel = (inner >= max(0.3, 0.7 * cv2.minMaxLoc(inner)[1])).view(np.uint8)
     n_ink = cv2.countNonZero(ink_sel)
     if cv2.countNonZero(paper_sel) < 10 or n_ink < 5:
         return None, 0.0
@@ -239,16 +232,15 @@ def pip_growth(pip: np.ndarray) -> float | None:
     The faces and the real decks measured all keep to this once the pip is big enough to show its
     leaves, so it settles spade v club where the templates of many faces cannot.
     """
-    inked = _compare(pip, 0.05, cv2.CMP_GT)
-    if cv2.countNonZero(inked) < 30:
+    inked = pip > 0.05
+    if np.count_nonzero(inked) < 30:
         return None
-    m = pip / max(_percentile(pip[inked > 0], 0.95), 1e-3)
+    m = pip / max(_percentile(pip[inked], 0.95), 1e-3)
     # Blur fills a club's waist: a soft outline (much of the ink mid-grey) says nothing.
-    # (OpenCV's masks and counts: numpy's per-call cost is most of the work on a pip this small.)
-    some = _compare(m, 0.15, cv2.CMP_GT)
-    if cv2.countNonZero(cv2.bitwise_and(some, _compare(m, 0.75, cv2.CMP_LT))) > 0.3 * cv2.countNonZero(some):
+    some = m > 0.15
+    if np.count_nonzero(some & (m < 0.75)) > 0.3 * np.count_nonzero(some):
         return None
-    b = _compare(m, 0.5, cv2.CMP_GT)
+    b = (m > 0.5).view(np.uint8)
     rows = np.flatnonzero(cv2.reduce(b, 1, cv2.REDUCE_MAX))
     if len(rows) < _MIN_OUTLINE_PX:
         return None
@@ -271,10 +263,10 @@ def _percentile(values: np.ndarray, q: float) -> float:
 def _crop(ink: np.ndarray, labels: np.ndarray, box: Box) -> np.ndarray:
     """The glyph's own ink: a neighbour's stroke reaching into its box (a frame line) is left out."""
     window = labels[box.y0:box.y1, box.x0:box.x1]
-    own = _compare(window, box.parts[0], cv2.CMP_EQ)
+    own = window == box.parts[0]
     for part in box.parts[1:]:
-        own = cv2.bitwise_or(own, _compare(window, part, cv2.CMP_EQ))
-    own = cv2.dilate(own, _KERNEL_3)  # keep the soft rim
+        own |= window == part
+    own = cv2.dilate(own.view(np.uint8), _KERNEL_3)  # keep the soft rim
     # Ink where the glyph is, 0.0 elsewhere (all bits clear: a float 0.0).
     glyph = np.zeros((box.h, box.w), np.float32)
     return cv2.copyTo(ink[box.y0:box.y1, box.x0:box.x1], own, glyph)

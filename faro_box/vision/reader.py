@@ -48,7 +48,7 @@ class _Votes:
     rank: np.ndarray  # (13,) best similarity per rank
     suit: np.ndarray  # (4,)
     redness: float
-    growth: float | None  # the whole pip's widening from its top (glyphs.pip_growth)
+    features: IndexFeatures  # for the pip's outline, measured only where black ink asks for it
 
 
 def _similarity(feats: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -112,7 +112,7 @@ class Reader:
         key = "whole" if f.suit_whole is not None else f"top{max(f.suit_tops)}"
         pip = f.suit_whole if f.suit_whole is not None else f.suit_tops[max(f.suit_tops)]
         suit = self._suits[key].best(pip[None, :])
-        return _Votes(rank, suit, f.redness, f.pip_growth)
+        return _Votes(rank, suit, f.redness, f)
 
     def _decide(self, votes: list[_Votes], *, view: CardView | None = None) -> Reading:
         rank_scores = _mean([v.rank for v in votes])
@@ -120,8 +120,10 @@ class Reader:
         redness = _mean([v.redness for v in votes])
         thr = self.profile.red_threshold
         red = True if redness > thr + self.COLOUR_BAND else False if redness < thr - self.COLOUR_BAND else None
-        growths = [v.growth for v in votes if v.growth is not None]
-        outline = _outline(_mean(growths)) if growths else None
+        outline = None
+        if red is False:  # the outline only tells black suits apart (_pick_suit)
+            growths = [g for g in (v.features.pip_growth() for v in votes) if g is not None]
+            outline = _outline(_mean(growths)) if growths else None
         r_i, conf_rank = _pick(rank_scores, self.rank_accept)
         s_i, conf_suit, suit_why = _pick_suit(suit_scores, red, self.suit_accept, outline)
         rank, suit = RANKS[r_i], SUITS[s_i]
