@@ -74,6 +74,7 @@ def card_bit(card: Card) -> int:
 _DECK_BITS = tuple((c, card_bit(c)) for c in FULL_DECK)
 _BIT_OF = {c.text: bit for c, bit in _DECK_BITS}  # by str(card): strings hash in C, Cards do not
 _CARD_OF_BIT = {bit: c for c, bit in _DECK_BITS}
+_DECK_ORDER_OF_BIT = {bit: n for n, (_, bit) in enumerate(_DECK_BITS)}
 _ALL_BITS = sum(bit for _, bit in _DECK_BITS)
 
 
@@ -206,8 +207,14 @@ class Deal:
     @property
     def remaining(self) -> tuple[Card, ...]:
         """The cards still in the box, in FULL_DECK order."""
-        shown = self._shown
-        return tuple([c for c, bit in _DECK_BITS if not shown & bit])
+        left = _ALL_BITS & ~self._shown
+        bits = []
+        while left:  # one step per card left: before the last turn, three
+            bit = left & -left
+            bits.append(bit)
+            left ^= bit
+        bits.sort(key=_DECK_ORDER_OF_BIT.__getitem__)
+        return tuple([_CARD_OF_BIT[bit] for bit in bits])
 
     @property
     def open_bets(self) -> tuple[Bet, ...]:
@@ -352,7 +359,8 @@ class Deal:
         exposed += cards  # settling a turn looks only at the cards' bits, set above
         for loser, winner in zip(cards[::2], cards[1::2], strict=True):
             lr, wr = loser.rank, winner.rank
-            # Most turns touch no bet: they are settled here, without a call.
+            # Most turns touch no bet: they are settled here, without a call. (The last turn
+            # always settles: whatever still stands is settled on it or on the hock.)
             if on_rank[lr] | on_rank[wr] | self._every_turn or turn == LAST_TURN:
                 turns.append(settle_turn(turn, loser, winner))
             else:
