@@ -19,15 +19,18 @@ import numpy as np
 _ALONG = np.linspace(0.25, 0.75, 7, dtype=np.float32)  # where each side is probed: clear of the corners
 _REACH = 8  # pixels probed on either side of the rough side: a rough corner may be cut off by several
 _OUTLIER = 1.5  # pixels off the fitted line: that probe saw something else
-_LEAST_STEP = 6.0  # grey levels per pixel: a weaker change is no card edge
+_LEAST_STEP = 6.0  # levels per pixel (mean of the channels): a weaker change is no card edge
 _LEAST_SHARE = 0.55  # of a side's probes, after the outliers are dropped
+_SPOTS = _ALONG.tolist()
+_N, _M = len(_ALONG), 2 * _REACH + 3  # probes per side; samples across each (one more each end)
+# Rows (1, t, s) for every probe sample, t along the side and s across it in pixels.
+_DESIGN = np.array([(1.0, t, s) for t in _SPOTS for s in range(-_REACH - 1, _REACH + 2)], np.float32)
 
 
 def refine_quad(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """``quad`` (4×2, in ``image``'s pixels, corners in order round the card) with each side moved
-    onto the card's edge in ``image`` (grey or BGR: the channels' sum) where it shows; float32 4×2."""
+    onto the card's edge in ``image`` (BGR) where it shows; float32 4×2."""
     q = quad.astype(np.float32)
-    along, reach, outlier = _ALONG, _REACH, _OUTLIER
     # Plain floats for four sides: numpy's per-call cost would be most of the work at this size.
     corners = q.tolist()
     sides = []
@@ -35,45 +38,46 @@ def refine_quad(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
         (x0, y0), (x1, y1) = corners[i], corners[(i + 1) % 4]
         dx, dy = x1 - x0, y1 - y0
         length = math.hypot(dx, dy)
-        if length < 4 * reach:
+        if length < 4 * _REACH:
             return q
         sides.append((x0, y0, dx, dy, dy / length, -dx / length))  # start, direction, normal (across)
-    geo = np.array(sides, np.float32)[:, :, None, None]
-    # Probe points (4 sides, n along, 2·reach + 3 across: one more each end for the gradient).
-    n = len(along)
-    t = along[None, :, None]
-    across = np.arange(-reach - 1, reach + 2, dtype=np.float32)[None, None, :]
-    xs = (geo[:, 0] + t * geo[:, 2] + across * geo[:, 4]).reshape(4 * n, -1)
-    ys = (geo[:, 1] + t * geo[:, 3] + across * geo[:, 5]).reshape(4 * n, -1)
+    # All probe points by one product: (along, across) -> x = x0 + t·dx + s·nx, y likewise.
+    coefficients = np.array(sides, np.float32).T[[0, 2, 4, 1, 3, 5]].reshape(2, 3, 4)
+    xs, ys = (_DESIGN @ coefficients).transpose(0, 2, 1).reshape(2, 4 * _N, _M)
     samples = cv2.remap(image, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    level = samples.sum(axis=2, dtype=np.int32) if samples.ndim == 3 else samples.astype(np.int32)
-    step = np.abs(level[:, 2:] - level[:, :-2])  # central differences (×2, ×channels) at -reach .. reach
-    at = step.argmax(axis=1)
-    rows = np.arange(4 * n)
-    top = step[rows, at]
-    # Sub-pixel: the vertex of the parabola through the peak and its neighbours.
-    left = step[rows, np.maximum(at - 1, 0)]
-    right = step[rows, np.minimum(at + 1, 2 * reach)]
-    curve = left - 2 * top + right
-    inner = (at > 0) & (at < 2 * reach) & (curve < 0)
-    offset = (at - reach + np.where(inner, 0.5 * (left - right) / np.where(inner, curve, -1), 0.0)).tolist()
-    clear = (top >= 2 * _LEAST_STEP * (samples.shape[2] if samples.ndim == 3 else 1)).tolist()
-    spots = along.tolist()
+    level = samples.sum(axis=2, dtype=np.int16)  # the three channels alike: a red edge counts too
+    step = cv2.absdiff(level[:, 2:], level[:, :-2])  # 2 × 3 × the central differences, at -reach .. reach
+    peaks = step.argmax(axis=1).tolist()
+    rows = step.tolist()
     fits = []
     for k in range(4):
-        use = [j for j in range(n) if clear[k * n + j]]
-        fits.append(_fit([spots[j] for j in use], [offset[k * n + j] for j in use], _LEAST_SHARE * n, outlier))
+        ts, offsets = [], []
+        for j in range(_N):
+            row, at = rows[k * _N + j], peaks[k * _N + j]
+            top = row[at]
+            if top < 6 * _LEAST_STEP:
+                continue
+            shift = 0.0
+            if 0 < at < 2 * _REACH:
+                # Sub-pixel: the vertex of the parabola through the peak and its neighbours.
+                curve = row[at - 1] - 2 * top + row[at + 1]
+                if curve < 0:
+                    shift = 0.5 * (row[at - 1] - row[at + 1]) / curve
+            ts.append(_SPOTS[j])
+            offsets.append(at - _REACH + shift)
+        fits.append(_fit(ts, offsets))
     out = q.copy()
     for i in range(4):
         p = _meet(sides[i - 1], fits[i - 1], sides[i], fits[i])
-        if p is not None and max(abs(p[0] - corners[i][0]), abs(p[1] - corners[i][1])) <= 3 * reach:
+        if p is not None and max(abs(p[0] - corners[i][0]), abs(p[1] - corners[i][1])) <= 3 * _REACH:
             out[i] = p
     return out
 
 
-def _fit(ts: list[float], offsets: list[float], least: float, outlier: float) -> tuple[float, float]:
+def _fit(ts: list[float], offsets: list[float]) -> tuple[float, float]:
     """offset ≈ a + (b - a)·t by least squares, twice (probes far from the first line dropped):
     (a, b), the offsets at the side's ends; (0, 0) when fewer than ``least`` probes fit."""
+    least = _LEAST_SHARE * _N
     a = b = 0.0
     for _ in range(2):
         n = len(ts)
@@ -87,7 +91,7 @@ def _fit(ts: list[float], offsets: list[float], least: float, outlier: float) ->
         slope = (n * sto - st * so) / det
         a = (so - slope * st) / n
         b = a + slope
-        keep = [i for i in range(n) if abs(offsets[i] - (a + slope * ts[i])) <= outlier]
+        keep = [i for i in range(n) if abs(offsets[i] - (a + slope * ts[i])) <= _OUTLIER]
         ts, offsets = [ts[i] for i in keep], [offsets[i] for i in keep]
     return (a, b) if len(ts) >= least else (0.0, 0.0)
 
