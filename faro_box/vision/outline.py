@@ -27,9 +27,10 @@ _N, _M = len(_ALONG), 2 * _REACH + 3  # probes per side; samples across each (on
 _DESIGN = np.array([(1.0, t, s) for t in _SPOTS for s in range(-_REACH - 1, _REACH + 2)], np.float32)
 
 
-def refine_quad(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+def refine_quad(image: np.ndarray, quad: np.ndarray, unit: float = 1.0) -> np.ndarray:
     """``quad`` (4×2, in ``image``'s pixels, corners in order round the card) with each side moved
-    onto the card's edge in ``image`` (BGR) where it shows; float32 4×2."""
+    onto the card's edge in ``image`` (BGR) where it shows; float32 4×2. ``unit``: the probes'
+    step across a side, in pixels (reach and tolerances count in these steps)."""
     q = quad.astype(np.float32)
     # Plain floats for four sides: numpy's per-call cost would be most of the work at this size.
     corners = q.tolist()
@@ -38,9 +39,10 @@ def refine_quad(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
         (x0, y0), (x1, y1) = corners[i], corners[(i + 1) % 4]
         dx, dy = x1 - x0, y1 - y0
         length = math.hypot(dx, dy)
-        if length < 4 * _REACH:
+        if length < 4 * _REACH * unit:
             return q
-        sides.append((x0, y0, dx, dy, dy / length, -dx / length))  # start, direction, normal (across)
+        # Start, direction, and the normal (across) one step long.
+        sides.append((x0, y0, dx, dy, unit * dy / length, -unit * dx / length))
     # All probe points by one product: (along, across) -> x = x0 + t·dx + s·nx, y likewise.
     coefficients = np.array(sides, np.float32).T[[0, 2, 4, 1, 3, 5]].reshape(2, 3, 4)
     xs, ys = (_DESIGN @ coefficients).transpose(0, 2, 1).reshape(2, 4 * _N, _M)
@@ -69,7 +71,7 @@ def refine_quad(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     out = q.copy()
     for i in range(4):
         p = _meet(sides[i - 1], fits[i - 1], sides[i], fits[i])
-        if p is not None and max(abs(p[0] - corners[i][0]), abs(p[1] - corners[i][1])) <= 3 * _REACH:
+        if p is not None and max(abs(p[0] - corners[i][0]), abs(p[1] - corners[i][1])) <= 3 * _REACH * unit:
             out[i] = p
     return out
 
