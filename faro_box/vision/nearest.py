@@ -13,8 +13,8 @@ Small profiles (an enrolled deck) are compared in full, in one product.
 
 from __future__ import annotations
 
-import hashlib
 import math
+import zlib
 
 import numpy as np
 
@@ -45,12 +45,9 @@ class ClassTemplates:
         self.classes = classes
         self._pruned = len(feats) >= _FULL_BELOW and feats.shape[1] > _AXES
         if self._pruned:
-            self._sorted = np.ascontiguousarray(feats[self.order], np.float32)
-            self._sorted_squares = self.squares[self.order]
-            self._half_squares = 0.5 * self._sorted_squares
-            self._class_of = np.searchsorted(self.present, sorted_labels)  # row -> position in present
-            self._segments = np.arange(len(self.present))
-            self._axes, self._projected, self._outside = _projection(self._sorted)
+            self._half_squares = 0.5 * self.squares
+            self._class_of = np.searchsorted(self.present, labels - offset)  # row -> position in present
+            self._axes, self._projected, self._outside = _projection(feats)
 
     def best(self, queries: np.ndarray) -> np.ndarray:
         """(classes,) float32: per class, the best similarity of any template to any query row."""
@@ -82,25 +79,27 @@ class ClassTemplates:
         slack = self._outside * np.float32(outside) + np.float32(_SLACK)
         middle = self._projected @ p
         middle -= self._half_squares
-        sure = np.maximum.reduceat(middle - slack, self.starts)  # each class surely reaches this
+        sure = np.maximum.reduceat((middle - slack)[self.order], self.starts)  # each class surely reaches this
         middle += slack
         rows = np.flatnonzero(middle >= sure[self._class_of])
-        sims = similarity(self._sorted[rows], v, self._sorted_squares[rows])
-        # Every class keeps at least its own surest template, so no segment below is empty.
-        return np.maximum.reduceat(sims, np.searchsorted(self._class_of[rows], self._segments))
+        best = np.full(len(self.present), -np.inf, np.float32)
+        # Every class keeps at least its own surest template, so each gets a value here.
+        np.maximum.at(best, self._class_of[rows], similarity(self.feats[rows], v, self.squares[rows]))
+        return best
 
 
 _Projection = tuple[np.ndarray, np.ndarray, np.ndarray]
-_PROJECTIONS: dict[bytes, _Projection] = {}  # by the templates' digest: every Reader of a profile shares one
+# By the templates' checksum (and compared in full on a hit): every Reader of a profile shares one.
+_PROJECTIONS: dict[tuple[tuple[int, ...], int], tuple[np.ndarray, _Projection]] = {}
 
 
 def _projection(feats: np.ndarray) -> _Projection:
     """Leading axes of the templates (orthonormal rows), their projections on them and the norms
     of the parts outside. Made once per set of templates (tens of milliseconds)."""
-    key = hashlib.blake2b(feats.tobytes(), digest_size=16).digest() + repr(feats.shape).encode()
+    key = (feats.shape, zlib.crc32(feats.tobytes()))
     cached = _PROJECTIONS.get(key)
-    if cached is not None:
-        return cached
+    if cached is not None and np.array_equal(cached[0], feats):
+        return cached[1]
     # The axes by subspace iteration on the templates' Gram matrix: as good as its leading
     # eigenvectors here (99.26 % v 99.27 % of the energy) without a full eigen-decomposition's
     # workspace (several MB of the reader's memory).
@@ -108,7 +107,6 @@ def _projection(feats: np.ndarray) -> _Projection:
     basis = gram[:, np.linspace(0, len(gram) - 1, _AXES).astype(np.intp)]
     for _ in range(8):
         basis, _ = np.linalg.qr(gram @ basis)
-    axes = basis.T
     projected = np.empty((len(feats), _AXES), np.float32)
     outside = np.empty(len(feats), np.float32)
     for i in range(0, len(feats), 256):  # in float64, a block at a time (a small working set)
@@ -116,8 +114,8 @@ def _projection(feats: np.ndarray) -> _Projection:
         on = block @ basis
         projected[i: i + 256] = on
         outside[i: i + 256] = np.sqrt(np.maximum((block * block).sum(axis=1) - (on * on).sum(axis=1), 0.0))
-    made = (np.ascontiguousarray(axes, np.float32), projected, outside)
+    made = (np.ascontiguousarray(basis.T, np.float32), projected, outside)
     if len(_PROJECTIONS) >= 4:  # a process reads with one or two profiles; keep memory bounded
         _PROJECTIONS.pop(next(iter(_PROJECTIONS)))
-    _PROJECTIONS[key] = made
+    _PROJECTIONS[key] = (feats, made)
     return made
