@@ -22,8 +22,7 @@ def count_pips(face: np.ndarray) -> int | None:
 
 def count_pips_in(region: np.ndarray) -> int | None:
     """count_pips on the face's pip area alone (pip_area)."""
-    ink, _ = glyphs.ink_map(region, 41)
-    binary = (ink > 0.4).view(np.uint8)
+    binary = glyphs.ink_mask(region, 41, 0.4)
     n, _, stats = glyphs.components(binary)
     rh, rw = binary.shape
     areas, boxes = [], []
