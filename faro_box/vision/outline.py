@@ -80,22 +80,26 @@ def _fit(ts: list[float], offsets: list[float]) -> tuple[float, float]:
     """offset ≈ a + (b - a)·t by least squares, twice (probes far from the first line dropped):
     (a, b), the offsets at the side's ends; (0, 0) when fewer than ``least`` probes fit."""
     least = _LEAST_SHARE * _N
-    a = b = 0.0
     for _ in range(2):
         n = len(ts)
         if n < least:
             return 0.0, 0.0
-        st, so = sum(ts), sum(offsets)
-        stt, sto = sum(t * t for t in ts), sum(t * o for t, o in zip(ts, offsets, strict=True))
+        st = so = stt = sto = 0.0
+        for t, o in zip(ts, offsets, strict=True):
+            st += t
+            so += o
+            stt += t * t
+            sto += t * o
         det = n * stt - st * st
         if det <= 1e-6:
             return 0.0, 0.0
         slope = (n * sto - st * so) / det
         a = (so - slope * st) / n
-        b = a + slope
         keep = [i for i in range(n) if abs(offsets[i] - (a + slope * ts[i])) <= _OUTLIER]
+        if len(keep) == n:
+            break  # nothing dropped: the second fit would be this one
         ts, offsets = [ts[i] for i in keep], [offsets[i] for i in keep]
-    return (a, b) if len(ts) >= least else (0.0, 0.0)
+    return (a, a + slope) if len(ts) >= least else (0.0, 0.0)
 
 
 def _meet(side0: tuple[float, ...], fit0: tuple[float, float],
