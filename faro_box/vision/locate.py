@@ -138,7 +138,7 @@ def find_card(frame: np.ndarray) -> np.ndarray | None:
         while small.shape[1] >= 2 * _FIND_WIDTH:
             small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
         small = _to_width(small, _FIND_WIDTH)
-    found = _search(small)
+    found, sized = _search(small)
     if found is not None:
         # Pixel centres map as (x + ½)·ratio - ½.
         to_fine = np.array([fine.shape[1] / small.shape[1], fine.shape[0] / small.shape[0]], np.float32)
@@ -146,11 +146,14 @@ def find_card(frame: np.ndarray) -> np.ndarray | None:
         quad = refine_quad(fine, (found + 0.5) * to_fine - 0.5, fine.shape[1] / (2 * _FIND_WIDTH))
         return _upright((quad + 0.5) * to_frame - 0.5)
     # Nothing at that size: the frame again at the larger size, its corners as found there
-    # (the search as it was before the small one came first).
+    # (the search as it was before the small one came first). Filled outlines are looked at
+    # again only where paper and whiteness showed no region of a card's size: they are for a
+    # card on plain light cloth; on clutter (most photos that reach this point) they close
+    # around the clutter, and their edge map was most of the second search's cost.
     small = frame
     while small.shape[1] >= 2 * _FIND_WIDTH_LARGER:
         small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    found = _search(_to_width(small, _FIND_WIDTH_LARGER))
+    found, _ = _search(_to_width(small, _FIND_WIDTH_LARGER), outlines=not sized)
     return None if found is None else _upright(found / (_FIND_WIDTH_LARGER / frame.shape[1]))
 
 
@@ -161,12 +164,15 @@ def _to_width(image: np.ndarray, width: int) -> np.ndarray:
                       interpolation=cv2.INTER_LINEAR)
 
 
-def _search(small: np.ndarray) -> np.ndarray | None:
-    """The most card-like quadrilateral in ``small`` (its own pixels), or None."""
+def _search(small: np.ndarray, *, outlines: bool = True) -> tuple[np.ndarray | None, bool]:
+    """The most card-like quadrilateral in ``small`` (its own pixels) or None, and whether the
+    paper or whiteness mask held a region of a card's size (card-like or not); ``outlines``:
+    whether the filled-outline mask is tried at all."""
     area = small.shape[0] * small.shape[1]
     best: tuple[float, np.ndarray, float, float] | None = None
+    sized = False
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    masks = _candidate_masks(small, hsv)
+    masks = _candidate_masks(small, hsv, outlines)
     # Paper for scoring: the opened paper mask, where speckled clutter no longer counts as white.
     first = next(masks)
     paper = cv2.threshold(first, 0, 1, cv2.THRESH_BINARY)[1]
@@ -176,6 +182,7 @@ def _search(small: np.ndarray) -> np.ndarray | None:
             c_area = cv2.contourArea(contour)
             if c_area < _MIN_CARD_SHARE * area or c_area > 0.95 * area:
                 continue
+            sized = sized or k < 2
             quad = _as_quad(contour)
             if quad is None:
                 continue
@@ -187,10 +194,10 @@ def _search(small: np.ndarray) -> np.ndarray | None:
         if k == 0 and best is not None and best[2] >= 0.75 and abs(best[3] - _ASPECT) <= 0.2 \
                 and _paper_around(paper, best[1]) < 0.05:
             break
-    return None if best is None else best[1]
+    return (None if best is None else best[1]), sized
 
 
-def _candidate_masks(small: np.ndarray, hsv: np.ndarray) -> Iterator[np.ndarray]:
+def _candidate_masks(small: np.ndarray, hsv: np.ndarray, outlines: bool = True) -> Iterator[np.ndarray]:
     """Paper first (cheap, and enough on most tables), then whiteness, then filled outlines."""
     # OpenCV's own thresholds on the channels: numpy's on whole frames cost more than the search.
     _, sat, val = cv2.split(hsv)
@@ -209,6 +216,8 @@ def _candidate_masks(small: np.ndarray, hsv: np.ndarray) -> Iterator[np.ndarray]
     _, by_white = cv2.threshold(whiteness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     kernel = np.ones((3, 3), np.uint8)
     yield cv2.morphologyEx(by_white, cv2.MORPH_CLOSE, kernel, iterations=2)
+    if not outlines:
+        return
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 20, 60)
     edges = cv2.dilate(edges, kernel)

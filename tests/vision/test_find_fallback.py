@@ -1,0 +1,31 @@
+"""Find mode's second search at the larger size: photos whose card the small copy cannot take."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from faro_box.cards import Rank
+from faro_box.commands.vision import load_image
+from faro_box.vision import locate
+from faro_box.vision.reader import Reader
+
+pytestmark = pytest.mark.shared_data
+
+
+@pytest.mark.parametrize(("name", "rank"), [("IMG_2456.JPG", Rank.TEN), ("IMG_2697.JPG", Rank.KING)])
+def test_a_card_only_the_larger_search_finds_is_still_read(
+        shared_data: Path, monkeypatch: pytest.MonkeyPatch, name: str, rank: Rank) -> None:
+    widths: list[int] = []
+    search = locate._search
+
+    def watched(small: np.ndarray, **kwargs: bool) -> tuple[np.ndarray | None, bool]:
+        widths.append(small.shape[1])
+        return search(small, **kwargs)
+
+    monkeypatch.setattr(locate, "_search", watched)
+    reading = Reader().read(load_image(shared_data / "tabletop-ranks" / "images" / "train" / name))
+    assert widths == [160, 256]  # the small copy found nothing; the larger one found the card
+    assert reading.rank == rank
