@@ -178,7 +178,7 @@ class Deal:
     @property
     def between_turns(self) -> bool:
         n = len(self._exposed)
-        return self._misdeal is None and (n == 0 or n % 2 == 1) and n <= _CALL_INDEX
+        return self._misdeal is None and (n & 1 or not n) and n <= _CALL_INDEX
 
     @property
     def case(self) -> Mapping[Rank, int]:
@@ -244,22 +244,25 @@ class Deal:
     def place(self, player: str, spec: Mapping[str, object]) -> Bet:
         """Put a bet on the layout (``spec`` is the script's ``place`` object)."""
         self._check_player(player)
-        bet = parse_bet(player, spec, self.profile)
+        profile = self.profile
+        bet = parse_bet(player, spec, profile)
         if not self.between_turns:
             self._refuse_outside_turns(f"place bet {bet.id!r}")
-        if bet.id in self._seq:
-            raise RuleError(f"bet id {bet.id!r} is already used in this deal: give each bet its own id")
+        bet_id, seq = bet.id, self._seq
+        if bet_id in seq:
+            raise RuleError(f"bet id {bet_id!r} is already used in this deal: give each bet its own id")
         self._check_can_stand(bet)
-        if self.profile.case_ban:
+        if profile.case_ban:
             self._check_case_ban(bet)
         if bet.marker:
             chips, markers = self._cover(player)
             if chips < markers + bet.stake:
                 raise RuleError(
-                    f"bet {bet.id!r}: betting markers must be covered by chips on the layout: {player!r} has "
+                    f"bet {bet_id!r}: betting markers must be covered by chips on the layout: {player!r} has "
                     f"{chips} in chips there and would have {markers + bet.stake} in markers")
-        self._seq[bet.id] = len(self._placed)
-        self._placed.append(bet.id)
+        placed = self._placed
+        seq[bet_id] = len(placed)
+        placed.append(bet_id)
         self._add(bet)
         self._log(_UNPLACE, bet)
         return bet
