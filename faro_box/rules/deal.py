@@ -178,7 +178,7 @@ class Deal:
     @property
     def between_turns(self) -> bool:
         n = len(self._exposed)
-        return self._misdeal is None and (n & 1 or not n) and n <= _CALL_INDEX
+        return self._misdeal is None and (n == 0 or n % 2 == 1) and n <= _CALL_INDEX
 
     @property
     def case(self) -> Mapping[Rank, int]:

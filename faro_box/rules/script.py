@@ -129,18 +129,14 @@ def _deck(written: object) -> tuple[Card, ...]:
         raise ScriptError(f"deck: {exc}") from None
 
 
-def _when(action: object) -> int:
-    """The turn an action goes before; 0 for a bad one (it is rejected with its reason)."""
-    at = action.get("at") if action.__class__ is dict or isinstance(action, Mapping) else None
-    return at if at.__class__ is int and 1 <= at <= LAST_TURN else 0
-
-
 def _run(deal: Deal, deck: tuple[Card, ...], actions: list[Any]) -> Played:
     rejected: list[dict[str, Any]] = []
     # by_turn[t]: the indices of the actions played before turn t, in their order.
     by_turn: dict[int, list[int]] = {}
     for index, action in enumerate(actions):
-        by_turn.setdefault(_when(action), []).append(index)
+        # The turn an action goes before; 0 for a bad one (it is rejected with its reason).
+        at = action.get("at") if action.__class__ is dict or isinstance(action, Mapping) else None
+        by_turn.setdefault(at if at.__class__ is int and 1 <= at <= LAST_TURN else 0, []).append(index)
     if 0 in by_turn:  # a bad "at" goes first, to be rejected with its reason
         by_turn[1] = by_turn.pop(0) + by_turn.get(1, [])
     misdeal: dict[str, Any] | None = None
