@@ -176,7 +176,7 @@ SCRIPTS = st.one_of(mutated(st.integers(1, 50).map(_script)), JSON,
 
 def check_script(doc: Any) -> str:
     from faro_box.deal_scripts import script_steps
-    from faro_box.rules.script import settle_script
+    from faro_box.rules.script import settle_script, settle_script_line
 
     outcome = "accepted"
     for step in (settle_script, script_steps):
@@ -185,6 +185,10 @@ def check_script(doc: Any) -> str:
             json.dumps(result if step is settle_script else None, allow_nan=False)
         except Exception as exc:  # noqa: BLE001 - anything not ours is the finding
             outcome = refused(exc)
+            continue
+        # settle --lines writes the document itself: it must be json.dumps's very text.
+        if step is settle_script and settle_script_line(doc) != json.dumps(result):
+            raise Crash(f"settle_script_line differs from json.dumps(settle_script(doc)) for {doc!r:.200}")
     return outcome
 
 
