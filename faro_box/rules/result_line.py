@@ -34,7 +34,8 @@ def result_line(deal: Deal, deck: Sequence[Card], rejected: list[dict[str, Any]]
                 head = heads.get(bet_id)
                 if head is None:
                     head = heads[bet_id] = f'{{"bet": {quote(bet_id)}, "player": {quote(player)}, "result": "'
-                texts.append(f'{head}{result._value_}", "amount": {halves >> 1 if not halves & 1 else halves / 2}}}')
+                amount = halves >> 1 if not halves & 1 else halves / 2  # json_amount, inlined: hot path
+                texts.append(f'{head}{result._value_}", "amount": {amount}}}')
             settled = ", ".join(texts)
         turns.append(f'{_TURN_HEADS[turn]}{loser.text}", "winner": "{winner.text}", "settlements": [{settled}]}}')
     hock = f'"{deck[-1].text}"' if misdeal is None else "null"
@@ -42,4 +43,3 @@ def result_line(deal: Deal, deck: Sequence[Card], rejected: list[dict[str, Any]]
     tail = f', "misdeal": {_encode(misdeal)}}}' if misdeal is not None else "}"
     return (f'{{"turns": [{", ".join(turns)}], "hock": {hock}, "balances": {{{balances}}}, '
             f'"rejected": {_encode(rejected) if rejected else "[]"}{tail}')
-
