@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
-from faro_box.bank_events import BankBet, BankCall, BankConfirm
-from faro_box.bank_live import BankFeeder, cards_dealt, open_bank_camera, open_configured_bank
-from faro_box.config import parse_config
-from faro_box.errors import RuleError
-from faro_box.journal import Journal
-from faro_box.table import Table
-from faro_box.vision.reader import Reader
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "baccarat"))
+
+from bank_dealer import answer_table  # noqa: E402
+
+from faro_box.bank_live import BankFeeder, open_bank_camera, open_configured_bank  # noqa: E402
+from faro_box.config import parse_config  # noqa: E402
+from faro_box.journal import Journal  # noqa: E402
+from faro_box.table import Table  # noqa: E402
+from faro_box.vision.reader import Reader  # noqa: E402
 
 
 def one_bank(seed: int, coups: int) -> tuple[int, int, int, int, int, float]:
@@ -32,20 +35,7 @@ def one_bank(seed: int, coups: int) -> tuple[int, int, int, int, int, float]:
     named = frames = 0
     start = time.process_time()
     while len(table.state()["results"]) < coups and table.state()["ended"] is None:
-        state = table.state()
-        waiting = state["waiting"] or ""
-        if waiting == "bets" and not state["bets"]:
-            table.handle(BankBet("ann", 2))
-            table.handle(BankBet("bob", 2))
-        elif waiting.startswith("call_"):
-            seat = waiting.removeprefix("call_")
-            try:
-                table.handle(BankCall(seat, True))
-            except RuleError:
-                table.handle(BankCall(seat, False))
-        elif waiting == "confirm":
-            table.handle(BankConfirm(str(camera.shoe[cards_dealt(state)])))
-            named += 1
+        named += answer_table(table, camera)
         feeder.feed(camera.read(), camera.frame_number)
         frames += 1
     cpu = time.process_time() - start

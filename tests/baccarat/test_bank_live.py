@@ -7,11 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bank_dealer import answer_table
 
-from faro_box.bank_events import BankBet, BankCall, BankConfirm
+from faro_box.bank_events import BankBet, BankConfirm
 from faro_box.bank_live import BankFeeder, cards_dealt, open_bank_camera, open_configured_bank
 from faro_box.config import load_config, parse_config
-from faro_box.errors import ConfigError, RuleError
+from faro_box.errors import ConfigError
 from faro_box.journal import Journal
 from faro_box.table import Table
 from faro_box.vision.reader import Reader
@@ -64,21 +65,9 @@ def test_a_faro_box_refuses_a_bank_section() -> None:
 def _play(table: Table, feeder: BankFeeder, camera: Any, until: Any, frames: int = 600) -> None:
     """The dealer: two bets, draw where the rules allow, and any card the reader would not name."""
     for _ in range(frames):
-        state = table.state()
-        if until(state):
+        if until(table.state()):
             return
-        waiting = state["waiting"] or ""
-        if waiting == "bets" and not state["bets"]:
-            table.handle(BankBet("ann", 3))
-            table.handle(BankBet("bob", 2))
-        elif waiting.startswith("call_"):
-            seat = waiting.removeprefix("call_")
-            try:
-                table.handle(BankCall(seat, True))
-            except RuleError:  # a side standing on 6-7 calls stand
-                table.handle(BankCall(seat, False))
-        elif waiting == "confirm":
-            table.handle(BankConfirm(str(camera.shoe[cards_dealt(state)])))
+        answer_table(table, camera, stakes=(3, 2))
         feeder.feed(camera.read(), camera.frame_number)
     raise AssertionError(f"not reached in {frames} frames: {table.state()['waiting']!r}")
 

@@ -3,29 +3,16 @@ a brightened reading the picture as it is contradicts is a question, never a car
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import cv2
 import numpy as np
-from track_helpers import TruthReader, expected_labels, label, run_box
+from track_helpers import Scripted, TruthReader, expected_labels, label, run_box
 
-from faro_box.cards import Card, Rank, Suit
+from faro_box.cards import Card, Rank
 from faro_box.vision.reader import Reader
 from faro_box.vision.simbox import SimBox
 from faro_box.vision.track import CardExposed, NeedsConfirmation, Tracker
 
 C = Card.parse
-
-
-@dataclass(frozen=True)
-class Partial:
-    card: Card | None
-    confidence: float
-    candidates: tuple[Card, ...] = ()
-    present: bool = True
-    rank: Rank | None = None
-    suit: Suit | None = None
-    why: str = ""
 
 
 def brightened(window, box: SimBox) -> bool:
@@ -60,8 +47,8 @@ def test_a_brightened_reading_the_picture_as_it_is_contradicts_is_a_question_not
         if card != hard:
             return None
         if brightened(window, box):
-            return Partial(other, 0.97, (other,))
-        return Partial(None, 0.4, (hard, other), rank=hard.rank, why="suit unsure")  # sure of the rank alone
+            return Scripted(other, 0.97, (other,))
+        return Scripted(None, 0.4, (hard, other), rank=hard.rank, why="suit unsure")  # sure of the rank alone
 
     events = run_box(box, ScriptedByView(box, script))
     assert [label(e) for e in events][:2] == [("card", 0, box.deck[0]), ("card", 1, box.deck[1])]
@@ -79,8 +66,8 @@ def test_a_brightened_reading_the_picture_as_it_is_leaves_open_is_taken():
         if card != hard:
             return None
         if brightened(window, box):
-            return Partial(hard, 0.97, (hard,))
-        return Partial(None, 0.0, (), why="no readable index")
+            return Scripted(hard, 0.97, (hard,))
+        return Scripted(None, 0.0, (), why="no readable index")
 
     events = run_box(box, ScriptedByView(box, script))
     assert [label(e) for e in events] == expected_labels(box)
@@ -94,7 +81,7 @@ def test_the_third_look_averages_the_still_frames_so_sensor_noise_falls():
     def script(frame, card, window):
         if card == box.deck[1] and box.truth(frame).clean and brightened(window, box):
             seen.setdefault(frame, []).append(image_of[frame])
-        return Partial(None, 0.0, ()) if card == box.deck[1] else None
+        return Scripted(None, 0.0, ()) if card == box.deck[1] else None
 
     image_of: dict[int, np.ndarray] = {}
     reader = ScriptedByView(box, script, keep=image_of)
@@ -128,5 +115,5 @@ class ScriptedByView(TruthReader):
         if scripted is not None:
             return scripted
         if not truth.clean:
-            return Partial(None, 0.2, (), truth.card is not None)
-        return Partial(truth.card, 0.99, (truth.card,) if truth.card else (), truth.card is not None)
+            return Scripted(None, 0.2, (), truth.card is not None)
+        return Scripted(truth.card, 0.99, (truth.card,) if truth.card else (), truth.card is not None)

@@ -6,17 +6,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from faro_box.cards import Card
+from faro_box.cards import Card, Rank, Suit
 from faro_box.vision.simbox import SimBox
 from faro_box.vision.track import BoxEmpty, CardExposed, CardReturned, NeedsConfirmation, Tracker, TrackEvent
 
 
 @dataclass(frozen=True)
 class Scripted:
+    """A reading as the reader gives it (faro_box.vision.reader.Reading's fields)."""
+
     card: Card | None
     confidence: float
     candidates: tuple[Card, ...] = ()
     present: bool = True
+    rank: Rank | None = None  # what an abstention was sure of
+    suit: Suit | None = None
+    why: str = ""
 
 
 @dataclass
