@@ -9,7 +9,7 @@ import random
 import sys
 import time
 
-from faro_box.baccarat import settle_document
+from faro_box.rules.baccarat import settle_document
 
 FULL_SHOE = [f"{r}{s}" for r in ["A", *"23456789", "10", *"JQK"] for s in "SHDC"] * 3
 PLAYERS = ["ann", "bob", "cid", "dan"]

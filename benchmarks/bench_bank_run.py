@@ -17,10 +17,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "baccarat
 
 from bank_dealer import answer_table  # noqa: E402
 
-from faro_box.bank_live import BankFeeder, open_bank_camera, open_configured_bank  # noqa: E402
 from faro_box.config import parse_config  # noqa: E402
-from faro_box.journal import Journal  # noqa: E402
-from faro_box.table import Table  # noqa: E402
+from faro_box.live.baccarat import BankFeeder, open_bank_camera, open_configured_bank  # noqa: E402
+from faro_box.table.journal import Journal  # noqa: E402
+from faro_box.table.table import Table  # noqa: E402
 from faro_box.vision.reader import Reader  # noqa: E402
 
 

@@ -29,7 +29,7 @@ from pty_cable import Cable, Firmware  # noqa: E402
 from faro_box.cards import FULL_DECK  # noqa: E402
 from faro_box.devices.servo_case_keeper import ServoCaseKeeper  # noqa: E402
 from faro_box.devices.servo_frames import state_frame, to_tenths  # noqa: E402
-from faro_box.rules.beads import case_keeper  # noqa: E402
+from faro_box.rules.faro.beads import case_keeper  # noqa: E402
 
 
 def summary(samples: list[float]) -> dict[str, float]:

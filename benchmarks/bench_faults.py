@@ -60,9 +60,9 @@ def _mount(where: Path, options: str) -> bool:
 def tmpfs_round(folder: Path, rng: random.Random) -> dict[str, object]:
     from faro_box.cards import FULL_DECK
     from faro_box.errors import JournalError
-    from faro_box.events import CardSeen, PlaceBet, StartDeal
-    from faro_box.journal import Journal
-    from faro_box.table import Table
+    from faro_box.table.commands import CardSeen, PlaceBet, StartDeal
+    from faro_box.table.journal import Journal
+    from faro_box.table.table import Table
 
     deck = [str(c) for c in FULL_DECK]
     rng.shuffle(deck)

@@ -33,7 +33,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "robustness"))
-sys.path.insert(0, str(REPO / "firmware"))     # the firmware's modules, for atheris to instrument
+sys.path.insert(0, str(REPO / "faro_box" / "firmware"))     # the firmware's modules, for atheris to instrument
 
 
 class Hang(Exception):
@@ -212,11 +212,16 @@ def atheris_child(name: str, argv: list[str]) -> None:
             check_script,
         )
 
-        from faro_box import deal_scripts, events, journal, table  # noqa: F401
         from faro_box.devices import servo_frames  # noqa: F401
         from faro_box.display import web  # noqa: F401
         from faro_box.errors import FaroBoxError
         from faro_box.limits import loads
+        from faro_box.table import commands as events  # noqa: F401
+        from faro_box.table import (
+            journal,  # noqa: F401
+            table,  # noqa: F401
+        )
+        from faro_box.table.faro import scripts as deal_scripts  # noqa: F401
 
     firmware = FirmwareTarget() if name == "firmware_lines" else None
     config = ConfigTarget() if name == "toml_text" else None

@@ -28,9 +28,9 @@ from pathlib import Path
 from faro_box.cards import FULL_DECK
 from faro_box.display.pin import hash_pin
 from faro_box.display.web import WebLimits, create_app, serve
-from faro_box.events import CardSeen, PlaceBet, StartDeal
-from faro_box.journal import Journal
-from faro_box.table import Table
+from faro_box.table.commands import CardSeen, PlaceBet, StartDeal
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 PLAYERS = tuple(f"p{i}" for i in range(10))
 BETS_EACH = 10

@@ -30,9 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "rules"))
 from odds_check import monte_carlo  # noqa: E402
 
 from faro_box.cards import FULL_DECK  # noqa: E402
-from faro_box.rules import PROFILES, find_profile  # noqa: E402
-from faro_box.rules import odds as odds_module  # noqa: E402
-from faro_box.rules.odds import BoxState, deal_edges, live_odds, odds_for_state  # noqa: E402
+from faro_box.rules.faro import PROFILES, find_profile  # noqa: E402
+from faro_box.rules.faro import odds as odds_module  # noqa: E402
+from faro_box.rules.faro.odds import BoxState, deal_edges, live_odds, odds_for_state  # noqa: E402
 
 CACHES = (odds_module.first_show, odds_module._ranked_chances, odds_module._chances_json,
           odds_module.odds_against)

@@ -28,7 +28,7 @@ import timeit
 from pathlib import Path
 
 from faro_box.cards import FULL_DECK
-from faro_box.rules import GROUPS, PAIRS
+from faro_box.rules.faro import GROUPS, PAIRS
 
 TARGET = 2000
 GROUP_LIST = sorted(sorted(r.symbol for r in g) for g in GROUPS)

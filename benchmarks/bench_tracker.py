@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from faro_box.vision.reader import Reader
-from faro_box.vision.simbox import Expect, SimBox
+from faro_box.vision.sim.simbox import Expect, SimBox
 from faro_box.vision.track import BoxEmpty, CardExposed, CardReturned, NeedsConfirmation, Tracker
 
 ANSWER_AFTER = 15  # frames the simulated dealer takes to answer a question

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from faro_box.errors import ConfigError, FaroBoxError
-from faro_box.events import MAX_PLAYERS, StartDeal
 from faro_box.limits import MAX_CONFIG_CHARS, read_limited
+from faro_box.table.commands import MAX_PLAYERS, StartDeal
 
 CAMERA_SOURCES = ("picamera2", "synthetic")
 GAMES = ("faro", "baccarat_banque")
@@ -164,7 +164,7 @@ def _geometry_value(key: str, value: object) -> float:
 def _house_rules(key: str, value: object) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise _fail(key, "a table", value)
-    from faro_box.rules import find_profile
+    from faro_box.rules.faro import find_profile
 
     try:
         find_profile("foster").with_rules(value)
@@ -244,7 +244,7 @@ class DisplayConfig:
 
 
 def _fund(key: str, value: object) -> int:
-    from faro_box.bank_events import MAX_FUND
+    from faro_box.table.baccarat.commands import MAX_FUND
 
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_FUND:
         raise _fail(key, f"a whole number of chips from 1 to {MAX_FUND}", value)
@@ -282,7 +282,7 @@ class Config:
 
     def start_bank(self) -> Any:
         """The StartBank the configuration names, or None (the dealer's page opens the bank)."""
-        from faro_box.bank_events import StartBank
+        from faro_box.table.baccarat.commands import StartBank
 
         if not self.players:
             return None
@@ -335,7 +335,7 @@ def _check_bank(config: Config, doc: Mapping[str, Any]) -> None:
     for key, value in (("bank.banker", bank.banker), ("bank.fund", bank.fund)):
         if value is None:
             raise ConfigError(f"{key}: a bank with players needs its banker and fund")
-    from faro_box.baccarat import Bank, Side
+    from faro_box.rules.baccarat import Bank, Side
 
     try:
         start = config.start_bank()
@@ -347,7 +347,7 @@ def _check_bank(config: Config, doc: Mapping[str, Any]) -> None:
 
 
 def _check_whole(config: Config) -> None:
-    from faro_box.rules import find_profile
+    from faro_box.rules.faro import find_profile
 
     try:
         find_profile(config.profile).with_rules(config.house_rules)
@@ -359,7 +359,7 @@ def _check_whole(config: Config) -> None:
 
 
 def _check_devices(config: Config) -> None:
-    from faro_box.rules.beads import BeadGeometry
+    from faro_box.rules.faro.beads import BeadGeometry
 
     try:
         BeadGeometry.from_mapping(config.case_keeper.geometry)

@@ -6,12 +6,12 @@ import pytest
 from table_scripts import _deck, _rank
 from table_scripts import sample_script as _script
 
-from faro_box.deal_scripts import export_deal, replay_script
 from faro_box.errors import JournalError, ScriptError
-from faro_box.events import CardSeen, Misdeal, PlaceBet, StartDeal, UndoCard, WithdrawBet
-from faro_box.journal import Journal
-from faro_box.rules import settle_script
-from faro_box.table import Table
+from faro_box.rules.faro import settle_script
+from faro_box.table.commands import CardSeen, Misdeal, PlaceBet, StartDeal, UndoCard, WithdrawBet
+from faro_box.table.faro.scripts import export_deal, replay_script
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 
 def _settle_cli(doc):

@@ -12,7 +12,7 @@ import time
 import httpx2
 import pytest
 
-from faro_box.demo import PLAYERS, plan_bets, stacked_deck
+from faro_box.demo.faro import PLAYERS, plan_bets, stacked_deck
 
 FARO_BOX = [sys.executable, "-m", "faro_box.cli"]
 
@@ -110,11 +110,11 @@ def test_an_interrupted_demo_resumes_from_the_journal_where_the_box_shows_its_la
     deal as the uninterrupted run does."""
     import io
 
-    from faro_box.demo import Demo
-    from faro_box.journal import Journal
-    from faro_box.table import Table
+    from faro_box.demo.faro import Demo
+    from faro_box.table.journal import Journal
+    from faro_box.table.table import Table
     from faro_box.vision.reader import Reader
-    from faro_box.vision.simbox import FPS, SimBox
+    from faro_box.vision.sim.simbox import FPS, SimBox
     from faro_box.vision.track import Tracker
 
     seed = 5

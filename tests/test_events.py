@@ -1,7 +1,7 @@
 import pytest
 
 from faro_box.errors import ScriptError
-from faro_box.events import (
+from faro_box.table.commands import (
     BarBet,
     CardSeen,
     CardUnread,

@@ -4,8 +4,8 @@ import sqlite3
 import pytest
 
 from faro_box.errors import JournalError
-from faro_box.events import CardSeen, PlaceBet, StartDeal
-from faro_box.journal import APPLICATION_ID, SCHEMA_VERSION, Journal
+from faro_box.table.commands import CardSeen, PlaceBet, StartDeal
+from faro_box.table.journal import APPLICATION_ID, SCHEMA_VERSION, Journal
 
 START = StartDeal("foster", ("ann", "bob"), {})
 

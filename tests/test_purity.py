@@ -9,12 +9,12 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "faro_box"
 PURE = [PACKAGE / "cards.py", *sorted((PACKAGE / "rules").rglob("*.py")),
-        *sorted((PACKAGE / "baccarat").rglob("*.py")), *sorted((PACKAGE / "vision").rglob("*.py"))]
+        *sorted((PACKAGE / "vision").rglob("*.py"))]
 FORBIDDEN = {
     "time", "random", "datetime", "serial", "gpiozero", "picamera2", "RPi", "lgpio", "RPLCD",
     "starlette", "uvicorn", "httpx", "httpx2", "sqlite3", "socket", "subprocess", "threading", "asyncio",
-    "faro_box.devices", "faro_box.display", "faro_box.journal", "faro_box.table", "faro_box.cli",
-    "faro_box.commands",
+    "faro_box.devices", "faro_box.display", "faro_box.table", "faro_box.live", "faro_box.cli",
+    "faro_box.commands", "faro_box.demo", "faro_box.exhibit",
 }
 
 

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from faro_box.journal import Journal
-from faro_box.live import SystemdNotifier, watchdog_interval
+from faro_box.live.faro import SystemdNotifier, watchdog_interval
+from faro_box.table.journal import Journal
 
 FARO_BOX = [sys.executable, "-m", "faro_box.cli"]
 
@@ -80,7 +80,7 @@ def test_run_says_ready_pings_the_watchdog_journals_cards_and_stops_on_sigterm(t
     with Journal(journal, readonly=True) as written:
         commands = [e.command for e in written.entries()]
     assert commands[0].TYPE == "start_deal" and commands[0].players == ("ann", "bob")
-    from faro_box.vision.simbox import SimBox
+    from faro_box.vision.sim.simbox import SimBox
 
     # The reader may leave a card to the dealer ("unread"); every card it did name is the one dealt.
     deck = SimBox(seed=0).deck

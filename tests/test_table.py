@@ -5,7 +5,8 @@ import pytest
 from faro_box.cards import FULL_DECK, Card
 from faro_box.devices.case_keeper import RecordingCaseKeeper
 from faro_box.errors import DeviceError, FaroBoxError, JournalError, RuleError
-from faro_box.events import (
+from faro_box.rules.faro.beads import case_keeper
+from faro_box.table.commands import (
     CardSeen,
     CardUnread,
     ConfirmCard,
@@ -16,9 +17,8 @@ from faro_box.events import (
     UndoCard,
     WithdrawBet,
 )
-from faro_box.journal import Journal
-from faro_box.rules.beads import case_keeper
-from faro_box.table import Table
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 DECK = [str(c) for c in FULL_DECK]
 random.Random(7).shuffle(DECK)

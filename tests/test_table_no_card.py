@@ -8,9 +8,9 @@ import pytest
 from faro_box.cards import FULL_DECK
 from faro_box.devices.case_keeper import RecordingCaseKeeper
 from faro_box.errors import RuleError, ScriptError
-from faro_box.events import CardSeen, CardUnread, NoCard, StartDeal, command_from_json
-from faro_box.journal import Journal
-from faro_box.table import Table
+from faro_box.table.commands import CardSeen, CardUnread, NoCard, StartDeal, command_from_json
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 DECK = [str(c) for c in FULL_DECK]
 

@@ -29,10 +29,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from faro_box.bank_demo import BankDemo
     from faro_box.commands.demo import _start_web, _wait_for_interrupt
-    from faro_box.journal import Journal
-    from faro_box.table import Table
+    from faro_box.demo.baccarat import BankDemo
+    from faro_box.table.journal import Journal
+    from faro_box.table.table import Table
     from faro_box.vision.reader import Reader
 
     if not 0 <= args.port <= 65535:

@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from faro_box.rules.beads import case_keeper
+    from faro_box.rules.faro.beads import case_keeper
 
     if not 0 <= args.cards <= DECK_SIZE:
         raise ScriptError(f"--cards {args.cards!r} is out of range: give 0..{DECK_SIZE}")

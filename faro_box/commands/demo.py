@@ -43,12 +43,12 @@ def _write_png(path: Path, image: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from faro_box.demo import Demo, stacked_deck
+    from faro_box.demo.faro import Demo, stacked_deck
     from faro_box.devices.case_keeper import RecordingCaseKeeper
-    from faro_box.journal import Journal
-    from faro_box.table import Table
+    from faro_box.table.journal import Journal
+    from faro_box.table.table import Table
     from faro_box.vision.reader import Reader
-    from faro_box.vision.simbox import FPS, SimBox
+    from faro_box.vision.sim.simbox import FPS, SimBox
     from faro_box.vision.track import Tracker
 
     if args.port is not None and not 0 <= args.port <= 65535:

@@ -12,7 +12,7 @@ from pathlib import Path
 from faro_box.errors import ConfigError, DeviceError
 
 DEFAULT_PORT = "/dev/ttyACM0"
-FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware"
+FIRMWARE_DIR = Path(__file__).resolve().parents[1] / "firmware"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

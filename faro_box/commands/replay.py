@@ -44,10 +44,10 @@ def read_script(source: str) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from faro_box.deal_scripts import replay_script
     from faro_box.display.narrator import Narrator
-    from faro_box.journal import Journal
-    from faro_box.table import Table
+    from faro_box.table.faro.scripts import replay_script
+    from faro_box.table.journal import Journal
+    from faro_box.table.table import Table
 
     if args.pace < 0:
         raise ScriptError(f"--pace must be >= 0 seconds, not {args.pace!r}")

@@ -42,11 +42,11 @@ def run(args: argparse.Namespace) -> int:
     from faro_box.config import load_config
     from faro_box.devices.camera import EndOfVideo, open_camera
     from faro_box.devices.case_keeper import open_case_keeper
-    from faro_box.events import StartDeal
-    from faro_box.journal import Journal
-    from faro_box.live import SystemdNotifier, TrackerBridge, watchdog_interval
-    from faro_box.rules.beads import BeadGeometry
-    from faro_box.table import Table
+    from faro_box.live.faro import SystemdNotifier, TrackerBridge, watchdog_interval
+    from faro_box.rules.faro.beads import BeadGeometry
+    from faro_box.table.commands import StartDeal
+    from faro_box.table.journal import Journal
+    from faro_box.table.table import Table
     from faro_box.vision.profile import DeckProfile
     from faro_box.vision.reader import Reader
     from faro_box.vision.track import Tracker, TrackerSettings
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         profile = DeckProfile.load(config.camera.deck_profile) if config.camera.deck_profile else None
         bridge: Any
         if config.game == "baccarat_banque":
-            from faro_box.bank_live import (
+            from faro_box.live.baccarat import (
                 BankFeeder,
                 open_bank_camera,
                 open_configured_bank,
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
             if config.buttons.enabled:
                 closers.append(start_bank_buttons(table, config).close)
         else:
-            from faro_box.bank_live import bank_running
+            from faro_box.live.baccarat import bank_running
 
             state = table.state()
             if bank_running(state):
@@ -160,8 +160,8 @@ def _start_web(table: Any, config: Any, snapshots: Path) -> Any:
 
 def _start_buttons(table: Any, config: Any) -> Any:
     from faro_box.devices.buttons import ButtonAction
-    from faro_box.events import ConfirmCard, EndDeal, StartDeal, UndoCard
-    from faro_box.live import table_buttons
+    from faro_box.live.faro import table_buttons
+    from faro_box.table.commands import ConfirmCard, EndDeal, StartDeal, UndoCard
 
     def act(action: ButtonAction, state: dict[str, Any]) -> None:
         if action is ButtonAction.UNDO:

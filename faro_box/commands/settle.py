@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from faro_box.rules.script import settle_script, settle_script_line
+    from faro_box.rules.faro.script import settle_script, settle_script_line
 
     source: str = args.script
     if args.lines:

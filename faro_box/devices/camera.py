@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from faro_box.errors import DeviceError
-from faro_box.vision.simbox import FPS as SIM_FPS
+from faro_box.vision.sim.simbox import FPS as SIM_FPS
 
 log = logging.getLogger(__name__)
 

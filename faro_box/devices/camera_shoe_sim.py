@@ -19,12 +19,12 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from faro_box.bank_demo import H, W, shuffled_shoe
 from faro_box.cards import Card
+from faro_box.demo.baccarat import H, W, shuffled_shoe
 from faro_box.devices.camera import Pacer
 from faro_box.errors import DeviceError
-from faro_box.vision import synth
-from faro_box.vision.render import render_card
+from faro_box.vision.sim import synth
+from faro_box.vision.sim.render import render_card
 
 Due = Callable[[], tuple[int, bool]]
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from faro_box.devices.camera import EndOfVideo, Pacer
 from faro_box.errors import DeviceError
-from faro_box.vision.simbox import FPS, SimBox
+from faro_box.vision.sim.simbox import FPS, SimBox
 
 
 class SimCamera:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Protocol, runtime_checkable
 
 from faro_box.errors import ConfigError
-from faro_box.rules.beads import CaseKeeperState
+from faro_box.rules.faro.beads import CaseKeeperState
 
 KINDS = ("led", "servo", "fake", "screen")
 

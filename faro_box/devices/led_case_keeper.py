@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from faro_box.errors import ConfigError, DeviceError
-from faro_box.rules.beads import BeadMark, CaseKeeperState, Rod
+from faro_box.rules.faro.beads import BeadMark, CaseKeeperState, Rod
 
 CELLS = 7
 CASE_BIT = 7

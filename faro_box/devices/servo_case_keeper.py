@@ -30,7 +30,7 @@ from faro_box.devices.servo_frames import (
     to_tenths,
 )
 from faro_box.errors import ConfigError, DeviceError, ProtocolError
-from faro_box.rules.beads import CaseKeeperState
+from faro_box.rules.faro.beads import CaseKeeperState
 
 log = logging.getLogger(__name__)
 

@@ -38,11 +38,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from faro_box.bank_events import DEALER_BANK_COMMANDS
 from faro_box.display import announce
 from faro_box.display.narrator import Narrator
 from faro_box.display.pin import check_pin, parse_pin_hash
 from faro_box.errors import FaroBoxError, JournalError, ScriptError
+from faro_box.table.baccarat.commands import DEALER_BANK_COMMANDS
 
 log = logging.getLogger(__name__)
 
@@ -259,7 +259,7 @@ class _SecurityHeaders:
 
 def _profile_names() -> list[str]:
     try:
-        from faro_box.rules import PROFILES
+        from faro_box.rules.faro import PROFILES
     except ImportError:  # the rules engine is always there in a release; keep the page usable
         return ["foster", "teaching", "french", "stuss"]
     return list(PROFILES)
@@ -445,7 +445,7 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
                 raise _Refusal(422, f"a stake of {stake!r} is over this table's limit of {limits.max_stake}")
             if open_bets[0] >= limits.max_open_bets:
                 raise _Refusal(422, f"the layout holds at most {limits.max_open_bets} bets")
-        from faro_box.events import command_from_json
+        from faro_box.table.commands import command_from_json
 
         try:
             command = command_from_json(doc)

@@ -33,13 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from faro_box.demo import Demo
+from faro_box.demo.faro import Demo
 from faro_box.errors import FaroBoxError, RuleError
-from faro_box.events import EndDeal, Misdeal
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.sources import ExhibitDeal
-from faro_box.journal import MEMORY, Journal
-from faro_box.table import Table
+from faro_box.table.commands import EndDeal, Misdeal
+from faro_box.table.journal import MEMORY, Journal
+from faro_box.table.table import Table
 
 log = logging.getLogger("faro_box.exhibit")
 
@@ -319,7 +319,7 @@ class Exhibition:
         return self.dealt
 
     def _deal(self, deal: ExhibitDeal) -> DealReport:
-        from faro_box.vision.simbox import FPS, SimBox
+        from faro_box.vision.sim.simbox import FPS, SimBox
         from faro_box.vision.track import Tracker
 
         started = self._clock()

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from faro_box.cards import FULL_DECK, Card
-from faro_box.demo import PLAYERS, plan_bets
-from faro_box.events import PlaceBet, WithdrawBet
-from faro_box.rules import LAST_TURN, settle_script
+from faro_box.demo.faro import PLAYERS, plan_bets
+from faro_box.rules.faro import LAST_TURN, settle_script
+from faro_box.table.commands import PlaceBet, WithdrawBet
 
 DEALS = Path(__file__).with_name("deals")
 PROFILE = "foster"

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from faro_box.errors import FaroBoxError
-from faro_box.rules import Deal, find_profile
-from faro_box.rules.odds import odds_for_deal
+from faro_box.rules.faro import Deal, find_profile
+from faro_box.rules.faro.odds import odds_for_deal
 
 _BET_FIELDS = ("id", "kind", "ranks", "stake", "copper", "order", "marker")
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from faro_box.rules import LAST_TURN
+from faro_box.rules.faro import LAST_TURN
 
 PANELS: dict[str, dict[str, dict[str, str]]] = {
     "soda_hock": {

@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from faro_box.cards import DECK_SIZE, FULL_DECK, Card
-from faro_box.deal_scripts import script_steps
-from faro_box.demo import PlannedBet
+from faro_box.demo.faro import PlannedBet
 from faro_box.errors import FaroBoxError, JournalError, ScriptError
-from faro_box.events import CardSeen, CardUnread, ConfirmCard, EndDeal, Misdeal, StartDeal, UndoCard
-from faro_box.journal import Journal
-from faro_box.rules import LAST_TURN
-from faro_box.table_state import TableState
+from faro_box.rules.faro import LAST_TURN
+from faro_box.table.commands import CardSeen, CardUnread, ConfirmCard, EndDeal, Misdeal, StartDeal, UndoCard
+from faro_box.table.faro.scripts import script_steps
+from faro_box.table.faro.state import TableState
+from faro_box.table.journal import Journal
 
 LANGS = ("en", "ru", "fr")
 _BET_COMMANDS = ("place", "withdraw", "bar", "release", "misdeal")

@@ -25,8 +25,8 @@ from typing import Any
 
 from faro_box.cards import Rank
 from faro_box.errors import FaroBoxError, RuleError
-from faro_box.rules import Deal, find_profile
-from faro_box.rules.settle import json_amount
+from faro_box.rules.faro import Deal, find_profile
+from faro_box.rules.faro.settle import json_amount
 
 RESERVED = frozenset({"banker", "bank", "dealer", "house", "банк", "банкомёт", "banque", "banquier"})
 _NAME = re.compile(r"^[\w][\w .'\-]*$")

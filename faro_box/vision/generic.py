@@ -21,7 +21,7 @@ from faro_box.cards import Card, Rank, Suit
 from faro_box.vision.features import index_features
 from faro_box.vision.glyphs import find_index
 from faro_box.vision.profile import DeckProfile, Sample, View, build_profile, sample_from_view
-from faro_box.vision.render import ENGLISH, render_card
+from faro_box.vision.sim.render import ENGLISH, render_card
 
 GLYPH_ATLAS = "generic_glyphs.npz"
 HERSHEY_FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,

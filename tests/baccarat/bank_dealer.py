@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from faro_box.bank_events import BankBet, BankCall, BankConfirm
-from faro_box.bank_live import cards_dealt
 from faro_box.errors import RuleError
+from faro_box.live.baccarat import cards_dealt
+from faro_box.table.baccarat.commands import BankBet, BankCall, BankConfirm
 
 
 def answer_table(table: Any, camera: Any, stakes: tuple[int, int] = (2, 2)) -> bool:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from faro_box.baccarat import Bank, Side
+from faro_box.rules.baccarat import Bank, Side
 
 
 @pytest.fixture

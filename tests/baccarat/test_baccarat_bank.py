@@ -6,10 +6,10 @@ import itertools
 
 import pytest
 
-from faro_box.baccarat import Bank, End, Seat, Shoe, Side, award_bank
-from faro_box.baccarat.hands import Outcome
 from faro_box.cards import Card, Rank, Suit
 from faro_box.errors import RuleError
+from faro_box.rules.baccarat import Bank, End, Seat, Shoe, Side, award_bank
+from faro_box.rules.baccarat.hands import Outcome
 
 ZEROS = (Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from faro_box.baccarat import Coup, Seat, Shoe, Side, Step
-from faro_box.baccarat.hands import Outcome
 from faro_box.cards import Card
 from faro_box.errors import RuleError
+from faro_box.rules.baccarat import Coup, Seat, Shoe, Side, Step
+from faro_box.rules.baccarat.hands import Outcome
 
 
 def dealt(right: str, left: str, banker: str) -> Coup:

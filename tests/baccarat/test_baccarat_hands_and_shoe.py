@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from faro_box.baccarat import Shoe, is_natural, parse_shoe, point, total
-from faro_box.baccarat.hands import Outcome, compare
 from faro_box.cards import Card, Rank
 from faro_box.errors import RuleError, ScriptError
+from faro_box.rules.baccarat import Shoe, is_natural, parse_shoe, point, total
+from faro_box.rules.baccarat.hands import Outcome, compare
 
 
 def cards(*texts: str) -> list[Card]:

@@ -10,10 +10,10 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from faro_box.baccarat import Bank, Seat, Side, settle_document
-from faro_box.baccarat.hands import MUST_DRAW, point
 from faro_box.cards import Card, Rank, Suit
 from faro_box.errors import FaroBoxError, RuleError, ScriptError
+from faro_box.rules.baccarat import Bank, Seat, Side, settle_document
+from faro_box.rules.baccarat.hands import MUST_DRAW, point
 
 FULL_SHOE = [f"{r}{s}" for r in ["A", *"23456789", "10", *"JQK"] for s in "SHDC"] * 3
 NAMES = ["ann", "bob", "cid", "dan", "fay", "gus"]

@@ -8,8 +8,8 @@ import re
 import pytest
 from baccarat_deals import shoe_order
 
-from faro_box.baccarat import settle_document
 from faro_box.errors import ScriptError
+from faro_box.rules.baccarat import settle_document
 
 # Naturals keep coups to six cards: banker 8; a side 9 wins, 8 pushes, 0 loses.
 WIN, PUSH, LOSE, BANK8 = ("9{}", "K{}"), ("8{}", "Q{}"), ("J{}", "10{}"), ("8{}", "J{}")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from faro_box.baccarat import Bank, Seat, Side, settle_document
-from faro_box.baccarat.coup import Step
 from faro_box.cards import Card
+from faro_box.rules.baccarat import Bank, Seat, Side, settle_document
+from faro_box.rules.baccarat.coup import Step
 
 SEED_EXAMPLE = {
     "game": "baccarat_banque",

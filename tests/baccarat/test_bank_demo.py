@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from faro_box.bank_demo import BankDemo, shuffled_shoe
-from faro_box.journal import Journal
-from faro_box.table import Table
+from faro_box.demo.baccarat import BankDemo, shuffled_shoe
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 from faro_box.vision.reader import Reader
 
 

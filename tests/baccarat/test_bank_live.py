@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from bank_dealer import answer_table
 
-from faro_box.bank_events import BankBet, BankConfirm
-from faro_box.bank_live import BankFeeder, cards_dealt, open_bank_camera, open_configured_bank
 from faro_box.config import load_config, parse_config
 from faro_box.errors import ConfigError
-from faro_box.journal import Journal
-from faro_box.table import Table
+from faro_box.live.baccarat import BankFeeder, cards_dealt, open_bank_camera, open_configured_bank
+from faro_box.table.baccarat.commands import BankBet, BankConfirm
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 from faro_box.vision.reader import Reader
 
 BANK = {"game": "baccarat_banque", "display": {"web": False}, "players": ["ann", "bob"],
@@ -117,8 +117,8 @@ def test_the_dealers_buttons_at_a_bank_undo_confirm_and_open_a_new_bank() -> Non
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
 
-    from faro_box.bank_events import BankCard, BankUnread
-    from faro_box.bank_live import start_bank_buttons
+    from faro_box.live.baccarat import start_bank_buttons
+    from faro_box.table.baccarat.commands import BankCard, BankUnread
 
     def press(pin: Any) -> None:
         pin.drive_low()

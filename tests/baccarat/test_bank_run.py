@@ -15,11 +15,11 @@ from typing import Any
 import httpx2
 import pytest
 
-from faro_box.baccarat import settle_document
-from faro_box.bank_demo import shuffled_shoe
+from faro_box.demo.baccarat import shuffled_shoe
 from faro_box.display.pin import hash_pin
-from faro_box.journal import Journal
-from faro_box.table import Table
+from faro_box.rules.baccarat import settle_document
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 FARO_BOX = [sys.executable, "-m", "faro_box.cli"]
 PIN = "2468"

@@ -14,14 +14,14 @@ from baccarat_deals import shoe_order
 from hypothesis import given, settings
 from test_baccarat_properties import scripts
 
-from faro_box.baccarat import settle_document
-from faro_box.bank_events import BankBet, BankCall, BankConfirm, StartBank
-from faro_box.bank_scripts import bank_script_steps, replay_bank
 from faro_box.cards import FULL_DECK
-from faro_box.deal_scripts import export_deal
 from faro_box.errors import ScriptError
-from faro_box.journal import Journal
-from faro_box.table import Table
+from faro_box.rules.baccarat import settle_document
+from faro_box.table.baccarat.commands import BankBet, BankCall, BankConfirm, StartBank
+from faro_box.table.baccarat.scripts import bank_script_steps, replay_bank
+from faro_box.table.faro.scripts import export_deal
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 FARO_BOX = [sys.executable, "-m", "faro_box.cli"]
 REST = [str(c) for c in FULL_DECK] * 3

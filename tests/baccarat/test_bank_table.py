@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from faro_box.baccarat import settle_document
-from faro_box.bank_events import (
+from faro_box.errors import RuleError, ScriptError
+from faro_box.rules.baccarat import settle_document
+from faro_box.table.baccarat.commands import (
     Banco,
     BankBet,
     BankCall,
@@ -20,10 +21,9 @@ from faro_box.bank_events import (
     LeaveOn,
     StartBank,
 )
-from faro_box.errors import RuleError, ScriptError
-from faro_box.events import StartDeal, command_from_json, command_to_text
-from faro_box.journal import Journal
-from faro_box.table import Table
+from faro_box.table.commands import StartDeal, command_from_json, command_to_text
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 START = StartBank(("ann", "bob", "cid"), {"ann": "right", "bob": "left", "cid": "right"}, "eve", 10)
 # Seed 001 §08: right 9♣4♣ = 3, left 7♥6♦ = 3, bank 2♠3♣ = 5; right draws 4♦ (7), left 2♥ (5),

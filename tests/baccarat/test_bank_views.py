@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import io
 
-from faro_box.bank_events import BankBet, BankCall, BankCard, BankConfirm, BankUnread, StartBank
 from faro_box.display.lcd import FakeLcd, LcdView
 from faro_box.display.terminal import TerminalView
-from faro_box.journal import Journal
-from faro_box.table import Table
+from faro_box.table.baccarat.commands import BankBet, BankCall, BankCard, BankConfirm, BankUnread, StartBank
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 START = StartBank(("ann", "bob", "cid"), {"ann": "right", "bob": "left", "cid": "right"}, "eve", 10)
 FIRST_SIX = ("9C", "7H", "2S", "4C", "6D", "3C")  # seed 001 §08

@@ -20,7 +20,7 @@ import tty
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-FIRMWARE = HERE.parents[1] / "firmware"
+FIRMWARE = HERE.parents[1] / "faro_box" / "firmware"
 
 
 class Cable:

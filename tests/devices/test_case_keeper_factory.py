@@ -7,7 +7,7 @@ import pytest
 from faro_box.cards import FULL_DECK
 from faro_box.devices.case_keeper import CaseKeeper, RecordingCaseKeeper, open_case_keeper
 from faro_box.errors import ConfigError, DeviceError
-from faro_box.rules.beads import case_keeper
+from faro_box.rules.faro.beads import case_keeper
 
 
 def test_the_fake_records_every_whole_state_in_order():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+FIRMWARE = Path(__file__).resolve().parents[2] / "faro_box" / "firmware"
 sys.path.insert(0, str(FIRMWARE))
 
 import fbkeeper  # noqa: E402
@@ -20,7 +20,7 @@ import fbstore  # noqa: E402
 
 from faro_box.cards import FULL_DECK  # noqa: E402
 from faro_box.devices.servo_frames import state_frame, to_tenths  # noqa: E402
-from faro_box.rules.beads import case_keeper  # noqa: E402
+from faro_box.rules.faro.beads import case_keeper  # noqa: E402
 
 
 class Servos:

@@ -10,7 +10,7 @@ import pytest
 
 from faro_box.cards import Card
 from faro_box.devices.led_case_keeper import rod_byte
-from faro_box.rules.beads import case_keeper
+from faro_box.rules.faro.beads import case_keeper
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
 SVG = "{http://www.w3.org/2000/svg}svg"

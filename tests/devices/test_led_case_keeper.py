@@ -10,7 +10,7 @@ from faro_box.cards import FULL_DECK, Card, Rank
 from faro_box.devices.case_keeper import open_case_keeper
 from faro_box.devices.led_case_keeper import LedCaseKeeper, chain_bits, rod_byte
 from faro_box.errors import ConfigError, DeviceError
-from faro_box.rules.beads import case_keeper
+from faro_box.rules.faro.beads import case_keeper
 
 WIRE_LOG: list[tuple[int, bool]] = []
 

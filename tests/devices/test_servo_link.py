@@ -18,7 +18,7 @@ from faro_box.devices.case_keeper import open_case_keeper
 from faro_box.devices.servo_case_keeper import ServoCaseKeeper
 from faro_box.devices.servo_frames import parse_positions_line, to_tenths
 from faro_box.errors import DeviceError
-from faro_box.rules.beads import case_keeper
+from faro_box.rules.faro.beads import case_keeper
 
 DECK = FULL_DECK[::-1]
 

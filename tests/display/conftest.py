@@ -10,8 +10,8 @@ from display_helpers import PIN
 
 from faro_box.display.pin import hash_pin
 from faro_box.display.web import RunningServer, create_app, serve
-from faro_box.journal import Journal
-from faro_box.table import Table
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 
 @pytest.fixture(scope="session")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from faro_box.events import command_from_json
-from faro_box.table import Table
+from faro_box.table.commands import command_from_json
+from faro_box.table.table import Table
 
 PIN = "2468"
 # A deck in dealing order: soda 5S, then turn 1 = KD loses, 9C wins, ...

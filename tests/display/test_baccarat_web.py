@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from faro_box.display.announce_baccarat import announce_coup
 from faro_box.display.web import create_app
-from faro_box.table import Table
+from faro_box.table.table import Table
 
 START = {"type": "start_bank", "players": ["ann", "bob", "cid"],
          "sides": {"ann": "right", "bob": "left", "cid": "right"}, "banker": "eve", "fund": 10}
@@ -88,7 +88,7 @@ def test_announcements_name_each_sides_result_in_three_languages() -> None:
 
 @pytest.mark.browser
 def test_the_audience_page_shows_each_sides_result(browser: Any, live: Any, table: Table) -> None:
-    from faro_box.events import command_from_json
+    from faro_box.table.commands import command_from_json
 
     for body in SEED_08[:-1]:
         table.handle(command_from_json(body))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from display_helpers import DECK, deal_cards, send, start_two_players
 
 from faro_box.display.narrator import Narrator
-from faro_box.table import Table
+from faro_box.table.table import Table
 
 
 def listen(table: Table, lang: str = "en") -> list[str]:

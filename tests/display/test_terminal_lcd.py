@@ -9,7 +9,7 @@ from display_helpers import DECK, deal_cards, send, start_two_players
 from faro_box.display.lcd import FakeLcd, LcdView, lcd_lines
 from faro_box.display.terminal import TerminalView, render_rod
 from faro_box.errors import DeviceError
-from faro_box.table import Table
+from faro_box.table.table import Table
 
 
 def test_rod_text_shows_touching_and_gapped_beads() -> None:

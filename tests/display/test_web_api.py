@@ -13,7 +13,7 @@ from display_helpers import PIN, deal_cards, start_two_players
 from starlette.testclient import TestClient
 
 from faro_box.display.web import Broadcaster, WebLimits, create_app
-from faro_box.table import Table
+from faro_box.table.table import Table
 
 
 class Clock:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from display_helpers import DECK, PIN, deal_cards, send, start_two_players
 
-from faro_box.table import Table
+from faro_box.table.table import Table
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"

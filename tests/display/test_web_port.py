@@ -7,8 +7,8 @@ import pytest
 from faro_box.display.pin import hash_pin
 from faro_box.display.web import create_app, port_in_use, serve
 from faro_box.errors import DeviceError
-from faro_box.journal import Journal
-from faro_box.table import Table
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 
 @pytest.fixture

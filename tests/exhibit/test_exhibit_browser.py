@@ -9,16 +9,16 @@ from typing import Any
 
 import pytest
 
-from faro_box.deal_scripts import script_steps
 from faro_box.display.pin import hash_pin
 from faro_box.display.web import create_app, serve
-from faro_box.events import CardSeen
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.sources import bundled_deals, bundled_script
 from faro_box.exhibit.visitors import VisitorBook
 from faro_box.exhibit.web import mount_exhibit
-from faro_box.journal import Journal
-from faro_box.table import Table
+from faro_box.table.commands import CardSeen
+from faro_box.table.faro.scripts import script_steps
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"

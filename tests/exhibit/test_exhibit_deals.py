@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 
 from faro_box.cards import Card
-from faro_box.deal_scripts import replay_script
 from faro_box.exhibit.panels import PANELS, cues, panel_json
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.sources import bundled_deals, bundled_script, deal_from_script, load_sources
-from faro_box.journal import Journal
-from faro_box.rules import settle_script
-from faro_box.table import Table
+from faro_box.rules.faro import settle_script
+from faro_box.table.faro.scripts import replay_script
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 NAMES = ("early_split", "cat_hop", "triple", "ruined_by_coppers")
 

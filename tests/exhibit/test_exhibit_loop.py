@@ -10,16 +10,16 @@ from typing import Any
 
 import pytest
 
-from faro_box.deal_scripts import script_steps
-from faro_box.events import PlaceBet, WithdrawBet
 from faro_box.exhibit.loop import DealReport, Exhibition, Pacer, TableHub, trim_heap
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.sources import bundled_script, deals_from_journal
 from faro_box.exhibit.visitors import VisitorBook
-from faro_box.journal import Journal
-from faro_box.rules import settle_script
-from faro_box.table import Table
-from faro_box.table_state import TableState
+from faro_box.rules.faro import settle_script
+from faro_box.table.commands import PlaceBet, WithdrawBet
+from faro_box.table.faro.scripts import script_steps
+from faro_box.table.faro.state import TableState
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 # How a card got in (read, or named by the dealer after the reader abstained) is the reader's
 # business, and a renewed exhibition journal numbers its deals afresh; every other field of
@@ -157,7 +157,7 @@ def test_a_listener_that_unsubscribed_is_freed_without_the_cycle_collector(kind:
     import gc
     import weakref
 
-    from faro_box.events import StartDeal
+    from faro_box.table.commands import StartDeal
 
     hub = TableHub(None)
     table: Any = hub if kind == "hub" else hub.table

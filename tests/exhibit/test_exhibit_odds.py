@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from faro_box.deal_scripts import replay_script
 from faro_box.exhibit.odds_view import deal_of, odds_panel
 from faro_box.exhibit.sources import bundled_script
-from faro_box.journal import Journal
-from faro_box.rules.odds import odds_for_deal
-from faro_box.table import Table
+from faro_box.rules.faro.odds import odds_for_deal
+from faro_box.table.faro.scripts import replay_script
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 
 def test_the_panel_prices_every_betting_moment_as_the_live_deal_does(tmp_path: Any) -> None:

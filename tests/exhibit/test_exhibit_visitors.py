@@ -9,17 +9,17 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from faro_box.deal_scripts import script_steps
 from faro_box.display.pin import hash_pin
 from faro_box.display.web import create_app
-from faro_box.events import CardSeen
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.sources import bundled_script
 from faro_box.exhibit.visitors import Refused, VisitorBook, VisitorLimits
 from faro_box.exhibit.web import mount_exhibit
-from faro_box.journal import Journal
-from faro_box.rules import settle_script
-from faro_box.table import Table
+from faro_box.rules.faro import settle_script
+from faro_box.table.commands import CardSeen
+from faro_box.table.faro.scripts import script_steps
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 PIN = "2468"
 

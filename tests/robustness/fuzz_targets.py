@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))                         # table_scripts
-sys.path.insert(0, str(HERE.parents[1] / "firmware"))        # the firmware's own modules
+sys.path.insert(0, str(HERE.parents[1] / "faro_box" / "firmware"))        # the firmware's own modules
 
 from table_scripts import sample_script  # noqa: E402
 
@@ -175,8 +175,8 @@ SCRIPTS = st.one_of(mutated(st.integers(1, 50).map(_script)), JSON,
 
 
 def check_script(doc: Any) -> str:
-    from faro_box.deal_scripts import script_steps
-    from faro_box.rules.script import settle_script, settle_script_line
+    from faro_box.rules.faro.script import settle_script, settle_script_line
+    from faro_box.table.faro.scripts import script_steps
 
     outcome = "accepted"
     for step in (settle_script, script_steps):
@@ -262,7 +262,7 @@ class ConfigTarget:
 def _frames() -> list[str]:
     from faro_box.cards import FULL_DECK
     from faro_box.devices.servo_frames import state_frame, to_tenths
-    from faro_box.rules.beads import case_keeper
+    from faro_box.rules.faro.beads import case_keeper
 
     out = [state_frame(7, to_tenths(case_keeper(FULL_DECK[:n]).flat_positions())).decode() for n in (0, 9, 52)]
     return out + ["VERSION faro-box-firmware 1.0.0 protocol 1 servos 52 mode beads rod 1200 bead 100\n",
@@ -380,9 +380,9 @@ FILE_DAMAGE = st.lists(st.tuples(st.integers(0, 1 << 20), st.binary(min_size=1, 
 
 class JournalTarget:
     def __init__(self) -> None:
-        from faro_box.events import CardSeen, PlaceBet, StartDeal
-        from faro_box.journal import Journal
-        from faro_box.table import Table
+        from faro_box.table.commands import CardSeen, PlaceBet, StartDeal
+        from faro_box.table.journal import Journal
+        from faro_box.table.table import Table
 
         self._dir = scratch_dir()
         self.folder = Path(self._dir.name)
@@ -401,9 +401,9 @@ class JournalTarget:
         self.n = 0
 
     def _open(self, path: Path) -> str:
-        from faro_box.deal_scripts import export_deal
-        from faro_box.journal import Journal
-        from faro_box.table import Table
+        from faro_box.table.faro.scripts import export_deal
+        from faro_box.table.journal import Journal
+        from faro_box.table.table import Table
 
         outcome = "accepted"
         for readonly in (self.n % 2 == 0,):     # export's read-only opening, and the table's
@@ -500,8 +500,8 @@ class HttpTarget:
 
         from faro_box.display.pin import hash_pin
         from faro_box.display.web import create_app
-        from faro_box.journal import Journal
-        from faro_box.table import Table
+        from faro_box.table.journal import Journal
+        from faro_box.table.table import Table
 
         self._dir = scratch_dir()
         self.journal = Journal(Path(self._dir.name) / "journal.sqlite")

@@ -13,9 +13,9 @@ from starlette.testclient import TestClient
 
 from faro_box.display.pin import hash_pin
 from faro_box.display.web import create_app
-from faro_box.events import CardSeen, PlaceBet, StartDeal, UndoCard
-from faro_box.journal import Journal
-from faro_box.table import Table
+from faro_box.table.commands import CardSeen, PlaceBet, StartDeal, UndoCard
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 
 def _commands():

@@ -19,12 +19,12 @@ from faro_box.commands.run import _start_buttons
 from faro_box.config import parse_config
 from faro_box.devices.servo_case_keeper import ServoCaseKeeper
 from faro_box.devices.servo_frames import parse_positions_line, to_tenths
-from faro_box.events import CardSeen, ConfirmCard, StartDeal
-from faro_box.journal import Journal
-from faro_box.live import TrackerBridge
-from faro_box.rules.beads import case_keeper
-from faro_box.table import Table
-from faro_box.vision.simbox import SimBox
+from faro_box.live.faro import TrackerBridge
+from faro_box.rules.faro.beads import case_keeper
+from faro_box.table.commands import CardSeen, ConfirmCard, StartDeal
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
+from faro_box.vision.sim.simbox import SimBox
 from faro_box.vision.track import Tracker
 
 DECK = [str(c) for c in SimBox(seed=3).deck]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from faro_box.cards import FULL_DECK
-from faro_box.rules import Deal
+from faro_box.rules.faro import Deal
 
 PLAYERS = ["ann", "bob"]
 

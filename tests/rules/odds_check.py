@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from faro_box.cards import FULL_DECK, Card, Rank
-from faro_box.rules import Deal, Profile, Result, Settlement, find_profile, settle_script
-from faro_box.rules.odds import BetOdds, BoxState, LiveOdds, odds_for_state
+from faro_box.rules.faro import Deal, Profile, Result, Settlement, find_profile, settle_script
+from faro_box.rules.faro.odds import BetOdds, BoxState, LiveOdds, odds_for_state
 
 PLAYER = "ann"
 STAKE = 2  # even: the teaching profile takes even stakes only

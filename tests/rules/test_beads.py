@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from faro_box.cards import FULL_DECK, Card, Rank
 from faro_box.cli import main
 from faro_box.errors import CardError, ConfigError
-from faro_box.rules.beads import BeadGeometry, BeadMark, bead_positions, case_keeper
+from faro_box.rules.faro.beads import BeadGeometry, BeadMark, bead_positions, case_keeper
 
 HOME = (80, 90, 100, 110)
 

@@ -9,7 +9,7 @@ from faro_deals import deck_of, place, script, settlements_of, snapshot
 
 from faro_box.cards import Card, Rank
 from faro_box.errors import RuleError, ScriptError
-from faro_box.rules import Deal, Role, find_profile, settle_script
+from faro_box.rules.faro import Deal, Role, find_profile, settle_script
 
 # ----- seed 002 §09, the worked example ---------------------------------------------------------
 

@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from faro_box.cards import Rank
-from faro_box.rules import GROUPS, PAIRS, SHAPES, is_layout_group
+from faro_box.rules.faro import GROUPS, PAIRS, SHAPES, is_layout_group
 
 
 def ranks(*symbols: str) -> list[Rank]:

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from faro_box.cards import FULL_DECK
 from faro_box.errors import FaroBoxError
-from faro_box.rules import GROUPS, PAIRS, PROFILES, Deal, find_profile, settle_script
-from faro_box.rules.script import settle_script_line
+from faro_box.rules.faro import GROUPS, PAIRS, PROFILES, Deal, find_profile, settle_script
+from faro_box.rules.faro.script import settle_script_line
 
 PLAYERS = ["ann", "bob", "cid"]
 SYMBOLS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]

@@ -6,7 +6,7 @@ import pytest
 from faro_deals import deck_of
 
 from faro_box.errors import RuleError
-from faro_box.rules import HOUSE, Session, find_profile
+from faro_box.rules.faro import HOUSE, Session, find_profile
 
 # Turn 1 is K–9: a plain 9 wins, a plain K loses.
 DECK = deck_of(["5S", "KD", "9C"])

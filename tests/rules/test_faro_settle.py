@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from faro_box.cards import Card, Rank
-from faro_box.rules import (
+from faro_box.rules.faro import (
     Bet,
     BetKind,
     Result,

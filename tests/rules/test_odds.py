@@ -12,8 +12,8 @@ from odds_check import chances_of, every_order, layout_specs, monte_carlo
 
 from faro_box.cards import FULL_DECK, Card, Colour, Rank
 from faro_box.errors import RuleError
-from faro_box.rules import BetKind, Deal, find_profile
-from faro_box.rules.odds import (
+from faro_box.rules.faro import BetKind, Deal, find_profile
+from faro_box.rules.faro.odds import (
     BoxState,
     CallKind,
     deal_edges,

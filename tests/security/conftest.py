@@ -14,8 +14,8 @@ from security_helpers import Clock  # noqa: E402
 
 from faro_box.display.pin import hash_pin  # noqa: E402
 from faro_box.display.web import create_app  # noqa: E402
-from faro_box.journal import Journal  # noqa: E402
-from faro_box.table import Table  # noqa: E402
+from faro_box.table.journal import Journal  # noqa: E402
+from faro_box.table.table import Table  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -56,7 +56,7 @@ def body_for(kind: str) -> dict:
 
 
 def prepare(table, kind: str) -> None:
-    from faro_box.events import command_from_json
+    from faro_box.table.commands import command_from_json
 
     for doc in setup_for(kind):
         table.handle(command_from_json(doc))

@@ -10,12 +10,12 @@ from starlette.testclient import TestClient
 
 from faro_box.display.pin import hash_pin
 from faro_box.display.web import create_app
-from faro_box.events import CardSeen, StartDeal
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.visitors import VisitorBook
 from faro_box.exhibit.web import mount_exhibit
-from faro_box.journal import Journal
-from faro_box.table import Table
+from faro_box.table.commands import CardSeen, StartDeal
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 DECK = ["5S", "KD", "9C", "AS", "8H", "2C", "3D", "4H", "6S"]
 

@@ -14,11 +14,11 @@ import time
 
 from track_helpers import TruthReader
 
-from faro_box.events import StartDeal
-from faro_box.journal import Journal
-from faro_box.live import TrackerBridge
-from faro_box.table import Table
-from faro_box.vision.simbox import SimBox
+from faro_box.live.faro import TrackerBridge
+from faro_box.table.commands import StartDeal
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
+from faro_box.vision.sim.simbox import SimBox
 from faro_box.vision.track import Tracker
 
 PLAYERS = ("ann", "bob")

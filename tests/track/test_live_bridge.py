@@ -22,11 +22,11 @@ from faro_box.cards import FULL_DECK, Card
 from faro_box.display.pin import hash_pin
 from faro_box.display.web import create_app
 from faro_box.errors import VisionError
-from faro_box.events import CardUnread, ConfirmCard, PlaceBet, StartDeal
-from faro_box.journal import Journal
-from faro_box.live import TrackerBridge
-from faro_box.table import Table
-from faro_box.vision.simbox import SimBox
+from faro_box.live.faro import TrackerBridge
+from faro_box.table.commands import CardUnread, ConfirmCard, PlaceBet, StartDeal
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
+from faro_box.vision.sim.simbox import SimBox
 from faro_box.vision.track import CardExposed, NeedsConfirmation, Tracker
 
 HERE = Path(__file__).parent
@@ -378,7 +378,7 @@ def test_a_faro_camera_waits_while_a_bank_is_open_and_follows_the_faro_deal_afte
     """`faro-box run` for faro on a journal whose bank is still open: the frames are no faro
     cards (nothing is journaled, nothing fails); once the banker leaves and a faro deal starts,
     the same bridge reads the box into it."""
-    from faro_box.bank_events import BankBet, BankCall, BankCard, BankerLeaves, StartBank
+    from faro_box.table.baccarat.commands import BankBet, BankCall, BankCard, BankerLeaves, StartBank
 
     table = Table(Journal(tmp_path / "journal.sqlite"))
     table.handle(StartBank(("ann", "bob"), {"ann": "right", "bob": "left"}, "eve", 10))

@@ -9,7 +9,7 @@ import pytest
 from faro_box.cards import FULL_DECK
 from faro_box.devices.camera_sim import write_video
 from faro_box.vision.locate import warp_window
-from faro_box.vision.simbox import EMPTY, Expect, SimBox
+from faro_box.vision.sim.simbox import EMPTY, Expect, SimBox
 
 
 def test_the_same_seed_gives_the_same_video_and_another_seed_another():

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from track_helpers import TruthReader, expected_labels, label, run_box
 
-from faro_box.vision.simbox import SimBox
+from faro_box.vision.sim.simbox import SimBox
 
 
 def test_a_brisk_box_films_the_same_deal_in_fewer_frames_and_the_tracker_reads_every_card():

@@ -9,7 +9,7 @@ import tomllib
 
 import cv2
 
-from faro_box.vision.simbox import SimBox
+from faro_box.vision.sim.simbox import SimBox
 
 FARO_BOX = [sys.executable, "-m", "faro_box.cli"]
 

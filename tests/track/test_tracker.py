@@ -10,7 +10,7 @@ from track_helpers import Scripted, TruthReader, expected_labels, label, run_box
 
 from faro_box.cards import FULL_DECK, Card
 from faro_box.errors import VisionError
-from faro_box.vision.simbox import SimBox
+from faro_box.vision.sim.simbox import SimBox
 from faro_box.vision.track import (
     BoxEmpty,
     CardExposed,

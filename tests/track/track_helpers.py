@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from faro_box.cards import Card, Rank, Suit
-from faro_box.vision.simbox import SimBox
+from faro_box.vision.sim.simbox import SimBox
 from faro_box.vision.track import BoxEmpty, CardExposed, CardReturned, NeedsConfirmation, Tracker, TrackEvent
 
 

@@ -13,8 +13,8 @@ from vision_frames import scene
 from faro_box.cards import FULL_DECK
 from faro_box.vision.profile import DeckProfile
 from faro_box.vision.reader import Reader
-from faro_box.vision.render import RUSSIAN
-from faro_box.vision.simbox import FPS, HEIGHT, WIDTH, SimBox
+from faro_box.vision.sim.render import RUSSIAN
+from faro_box.vision.sim.simbox import FPS, HEIGHT, WIDTH, SimBox
 
 pytestmark = pytest.mark.slow  # about 20 s: 1,200 rendered frames written and decoded
 

@@ -5,8 +5,8 @@ import pytest
 
 from faro_box.cards import Card
 from faro_box.vision.outline import refine_quad
-from faro_box.vision.render import render_card
-from faro_box.vision.synth import busy_background, card_quad, light_background, place_card
+from faro_box.vision.sim.render import render_card
+from faro_box.vision.sim.synth import busy_background, card_quad, light_background, place_card
 
 
 @pytest.mark.parametrize("table", [busy_background, light_background])

@@ -20,7 +20,7 @@ from faro_box.vision.profile import (
     sample_from_view,
 )
 from faro_box.vision.reader import Reader
-from faro_box.vision.render import FRENCH, INDEXLESS, RUSSIAN
+from faro_box.vision.sim.render import FRENCH, INDEXLESS, RUSSIAN
 
 
 def enrol_rendered(style) -> DeckProfile:

@@ -8,9 +8,9 @@ from vision_frames import scene
 
 from faro_box.cards import FULL_DECK, Card
 from faro_box.errors import VisionError
-from faro_box.vision import synth
 from faro_box.vision.locate import CANON_H, CANON_W, find_card, warp_window
 from faro_box.vision.reader import Reader, Reading
+from faro_box.vision.sim import synth
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +99,7 @@ NEAR_MISSES = {
 @pytest.mark.parametrize("miss", [*NEAR_MISSES, "heavy blur"])
 def test_near_misses_abstain_or_read_right_never_wrong(reader, miss):
     """A wrong card settles bets wrongly: every card of the deck, damaged, must never read wrong."""
-    from faro_box.vision.render import render_card
+    from faro_box.vision.sim.render import render_card
 
     wrong = []
     for i, card in enumerate(FULL_DECK):
@@ -125,7 +125,7 @@ def test_near_misses_abstain_or_read_right_never_wrong(reader, miss):
 def test_pips_veto_an_index_that_only_one_corner_shows(reader, index, body):
     """The index of one card over the pips of the next rank down, the other corner covered: the
     one corner read is sure, yet the pips contradict it, so the reader must abstain."""
-    from faro_box.vision.render import render_card
+    from faro_box.vision.sim.render import render_card
 
     shown, pips = render_card(Card.parse(index)), render_card(Card.parse(body))
     h, w = pips.shape[:2]

@@ -8,7 +8,7 @@ import pytest
 from faro_box.cards import FULL_DECK, Card, Rank
 from faro_box.vision.features import corner_regions
 from faro_box.vision.pips import count_pips
-from faro_box.vision.render import ENGLISH, FRENCH, INDEXLESS, RUSSIAN, index_text, render_card
+from faro_box.vision.sim.render import ENGLISH, FRENCH, INDEXLESS, RUSSIAN, index_text, render_card
 
 
 def test_a_face_is_deterministic_bgr_of_the_asked_size():

@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from faro_box.bank_camera import shown_to_command
-from faro_box.bank_events import BankCard, BankUnread
 from faro_box.cards import Card
-from faro_box.vision import synth
+from faro_box.live.baccarat_camera import shown_to_command
+from faro_box.table.baccarat.commands import BankCard, BankUnread
 from faro_box.vision.reader import Reader
-from faro_box.vision.render import render_card
 from faro_box.vision.shown import CardShown, ShownCardWatcher, ShownUnread, watch
+from faro_box.vision.sim import synth
+from faro_box.vision.sim.render import render_card
 
 W, H = 640, 480
 
@@ -68,10 +68,10 @@ def test_a_card_the_reader_abstains_on_goes_to_the_dealer(reader: Reader) -> Non
 
 
 def test_the_camera_deals_the_seed_coup_into_the_table(reader: Reader) -> None:
-    from faro_box.bank_camera import BankCamera
-    from faro_box.bank_events import BankBet, BankConfirm, StartBank
-    from faro_box.journal import Journal
-    from faro_box.table import Table
+    from faro_box.live.baccarat_camera import BankCamera
+    from faro_box.table.baccarat.commands import BankBet, BankConfirm, StartBank
+    from faro_box.table.journal import Journal
+    from faro_box.table.table import Table
 
     table = Table(Journal(":memory:"))
     table.handle(StartBank(("ann", "bob"), {"ann": "right", "bob": "left"}, "eve", 10))

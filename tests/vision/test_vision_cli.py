@@ -11,7 +11,7 @@ import pytest
 from vision_frames import scene
 
 from faro_box.cards import FULL_DECK, Card
-from faro_box.vision.render import FRENCH
+from faro_box.vision.sim.render import FRENCH
 
 
 def run(*args: str) -> subprocess.CompletedProcess:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from faro_box.vision import synth
-from faro_box.vision.render import render_card
+from faro_box.vision.sim import synth
+from faro_box.vision.sim.render import render_card
 
 
 def scene(card, *, seed: int, light: bool = True, height: float = 360, angle: float = 0.0,

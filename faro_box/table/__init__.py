@@ -1,0 +1,1 @@
+"""The live table: commands, the journal, and each game's state machine and scripts."""

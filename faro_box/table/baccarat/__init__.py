@@ -1,0 +1,1 @@
+"""The live table's Baccarat Banque bank: its commands, state machine and bank scripts."""

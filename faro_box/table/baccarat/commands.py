@@ -1,0 +1,237 @@
+"""The Baccarat Banque table's commands: small frozen values with the same strict JSON round trip
+as the faro commands (events.py), journaled in the same journal.
+
+Importing this module registers the types with ``events.command_from_json`` (events.py imports it
+at its end), so a journal holding banks replays through the one parser.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from faro_box.errors import ScriptError
+from faro_box.table import commands as events
+from faro_box.table.commands import BareCommand, _candidates, _card, _confidence, _frame, _player, _snapshot
+
+SIDES = ("right", "left")
+SEATS = ("right", "left", "banker")
+MAX_BANK_PLAYERS = 10  # seed 001 §02: 3–11 at the table, the banker included
+MAX_FUND = 100  # a fund comes out of the banker's own 100 chips
+MAX_STAKE = 1000
+
+
+def _flag(value: object, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise ScriptError(f"{what} must be true or false, not {value!r:.40}")
+    return value
+
+
+def _chips(value: object, what: str, limit: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= limit:
+        raise ScriptError(f"{what} must be a whole number of chips from 1 to {limit}, not {value!r:.40}")
+    return value
+
+
+@dataclass(frozen=True)
+class StartBank:
+    """A new bank: ``players`` in the order bets are taken (counterclockwise from the banker's
+    right), each on a side; ``banker`` holds the bank with ``fund`` of his 100 chips."""
+
+    TYPE: ClassVar[str] = "start_bank"
+    players: tuple[str, ...]
+    sides: dict[str, str]
+    banker: str
+    fund: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.players, (str, bytes)) or not isinstance(self.players, (tuple, list)):
+            raise ScriptError(f"players must be a list of names, not {self.players!r:.80}")
+        if len(self.players) > MAX_BANK_PLAYERS:
+            raise ScriptError(f"a bank takes at most {MAX_BANK_PLAYERS} players besides the banker, "
+                              f"got {len(self.players)}")
+        players = tuple(_player(p) for p in self.players)
+        object.__setattr__(self, "players", players)
+        if not isinstance(self.sides, dict):
+            raise ScriptError(f"sides must map each player to right or left, not {self.sides!r:.80}")
+        sides: dict[str, str] = {}
+        for name, side in self.sides.items():
+            if name not in players:
+                raise ScriptError(f"{name!r:.60} has a side but is not among the players")
+            if side not in SIDES:
+                raise ScriptError(f"{name!r}'s side must be 'right' or 'left', not {side!r:.40}")
+            sides[name] = side
+        object.__setattr__(self, "sides", sides)
+        object.__setattr__(self, "banker", _player(self.banker))
+        _chips(self.fund, "the fund", MAX_FUND)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "players": list(self.players), "sides": dict(self.sides),
+                "banker": self.banker, "fund": self.fund}
+
+
+@dataclass(frozen=True)
+class BankBet:
+    """An ordinary bet on the player's own side; ``cheval`` halves it between the sides; ``cut``
+    accepts it cut down to the cover left instead of refusing it."""
+
+    TYPE: ClassVar[str] = "bank_bet"
+    player: str
+    stake: int
+    cheval: bool = False
+    cut: bool = False
+
+    def __post_init__(self) -> None:
+        _player(self.player)
+        _chips(self.stake, "a stake", MAX_STAKE)
+        _flag(self.cheval, "cheval")
+        _flag(self.cut, "cut")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "player": self.player, "stake": self.stake, "cheval": self.cheval,
+                "cut": self.cut}
+
+
+@dataclass(frozen=True)
+class Banco:
+    """The player claims the whole fund."""
+
+    TYPE: ClassVar[str] = "banco"
+    player: str
+
+    def __post_init__(self) -> None:
+        _player(self.player)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "player": self.player}
+
+
+@dataclass(frozen=True)
+class LeaveOn:
+    """The player leaves last coup's winnings on: a new bet that must fit the cover again."""
+
+    TYPE: ClassVar[str] = "leave_on"
+    player: str
+    cheval: bool = False
+    cut: bool = False
+
+    def __post_init__(self) -> None:
+        _player(self.player)
+        _flag(self.cheval, "cheval")
+        _flag(self.cut, "cut")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "player": self.player, "cheval": self.cheval, "cut": self.cut}
+
+
+@dataclass(frozen=True)
+class BankCard:
+    """The camera read the next card out of the shoe."""
+
+    TYPE: ClassVar[str] = "bank_card"
+    card: str
+    confidence: float = 1.0
+    frame: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "card", _card(self.card))
+        object.__setattr__(self, "confidence", _confidence(self.confidence))
+        _frame(self.frame)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "card": self.card, "confidence": self.confidence, "frame": self.frame}
+
+
+@dataclass(frozen=True)
+class BankUnread:
+    """The camera saw a card it could not read: the dealer names it (``BankConfirm``)."""
+
+    TYPE: ClassVar[str] = "bank_unread"
+    candidates: tuple[str, ...] = ()
+    snapshot: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "candidates", _candidates(self.candidates))
+        _snapshot(self.snapshot)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "candidates": list(self.candidates), "snapshot": self.snapshot}
+
+
+@dataclass(frozen=True)
+class BankConfirm:
+    """The dealer names the card waiting for confirmation, or enters the next card by hand."""
+
+    TYPE: ClassVar[str] = "bank_confirm"
+    card: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "card", _card(self.card))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "card": self.card}
+
+
+@dataclass(frozen=True)
+class BankCall:
+    """A hand's call after the first six cards: ``draw`` (a card) or stand. Right and left call on
+    any total (the table checks the call against the rules: a choice only on 5); the banker
+    chooses freely on 0–7."""
+
+    TYPE: ClassVar[str] = "bank_call"
+    seat: str
+    draw: bool
+
+    def __post_init__(self) -> None:
+        if self.seat not in SEATS:
+            raise ScriptError(f"a call belongs to right, left or banker, not {self.seat!r:.40}")
+        _flag(self.draw, "draw")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "seat": self.seat, "draw": self.draw}
+
+
+@dataclass(frozen=True)
+class BankerLeaves(BareCommand):
+    TYPE: ClassVar[str] = "bank_leave"
+
+
+@dataclass(frozen=True)
+class BankUndo(BareCommand):
+    """Take back the last card (and whatever the table took after it)."""
+
+    TYPE: ClassVar[str] = "bank_undo"
+
+
+BankCommand = (StartBank | BankBet | Banco | LeaveOn | BankCard | BankUnread | BankConfirm | BankCall
+               | BankerLeaves | BankUndo)
+BANK_COMMANDS: tuple[type, ...] = (StartBank, BankBet, Banco, LeaveOn, BankCard, BankUnread, BankConfirm,
+                                   BankCall, BankerLeaves, BankUndo)
+# What the dealer's page may send (the camera's own reads, bank_card and bank_unread, are not).
+DEALER_BANK_COMMANDS = frozenset({"start_bank", "bank_bet", "banco", "leave_on", "bank_confirm", "bank_call",
+                                  "bank_leave", "bank_undo"})
+_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "start_bank": (("players", "sides", "banker", "fund"), ()),
+    "bank_bet": (("player", "stake"), ("cheval", "cut")),
+    "banco": (("player",), ()),
+    "leave_on": (("player",), ("cheval", "cut")),
+    "bank_card": (("card",), ("confidence", "frame")),
+    "bank_unread": ((), ("candidates", "snapshot")),
+    "bank_confirm": (("card",), ()),
+    "bank_call": (("seat", "draw"), ()),
+    "bank_leave": ((), ()),
+    "bank_undo": ((), ()),
+}
+
+
+def _register() -> None:
+    for cls in BANK_COMMANDS:
+        events.COMMAND_TYPES[cls.TYPE] = cls
+    events._FIELDS.update(_FIELDS)
+
+
+def is_bank_command(command: object) -> bool:
+    return isinstance(command, BANK_COMMANDS)
+
+
+_register()

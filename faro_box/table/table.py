@@ -1,0 +1,181 @@
+"""The live table: commands in (tracker, dealer page, buttons), state out (case-keeper, displays).
+
+``Table(journal, case_keeper)`` first replays the journal, so after a power cut it stands
+exactly where it stopped, bead for bead. Then ``handle(command)``:
+
+1. plays the command on a copy of the state; a refusal (RuleError, ProfileError...) is raised
+   and nothing changes; a refused command is NOT journaled, so replay never meets one;
+2. commits the command to the journal (on disk when this returns);
+3. only then keeps the new state, shows it to the case-keeper, and calls every listener
+   ``listener(event, state)`` once per event the command produced.
+
+Events (each a dict with "type" and "seq", the command's journal sequence number):
+``start_deal`` {deal, profile, players, house_rules}; ``place``/``withdraw``/``bar``/``release``
+{player, bet}; ``card`` {index, card, role: soda|loser|winner|hock, turn, how: seen|confirmed|
+by elimination}; ``turn`` {turn, loser, winner, settlements, last, hock, balances} (TurnResult
+JSON plus); ``deal_finished`` {deal, hock, balances}; ``pending`` {index, candidates, snapshot,
+reason: unread|missed|conflict}; ``no_card`` {index, card: the one still on top}; ``queued``
+{index, card}; ``undo`` {index, card, role, turn, reverted}; ``misdeal`` {deal, settlements,
+balances}; ``end_deal`` {deal, profile, outcome, hock, balances}; ``fault`` {device, message} and ``fault_cleared`` {device} (not journaled: a
+device failing is reported once, and again only after it recovered).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from faro_box.errors import FaroBoxError, JournalError
+from faro_box.rules.faro.beads import BeadGeometry, CaseKeeperState, case_keeper
+from faro_box.table.commands import Command
+from faro_box.table.faro.state import Event
+from faro_box.table.game_state import GameState
+from faro_box.table.journal import Journal
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[dict[str, Any], dict[str, Any]], None]
+
+
+class CaseKeeperDevice(Protocol):
+    def show(self, state: CaseKeeperState) -> None: ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    seq: int
+    events: tuple[Event, ...]
+    state: dict[str, Any]
+
+
+class Table:
+    def __init__(self, journal: Journal, case_keeper: CaseKeeperDevice | None = None, *,
+                 geometry: BeadGeometry | None = None) -> None:
+        self._journal = journal
+        self._case_keeper = case_keeper
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self._faults: dict[str, str] = {}
+        self._state = GameState(geometry)  # faro deals and Baccarat Banque banks, one journal
+        for entry in journal.entries():
+            try:
+                self._state.apply(entry.command)
+            except FaroBoxError as exc:
+                raise JournalError(f"the journal {journal.path!r} cannot be replayed: entry {entry.seq} "
+                                   f"({entry.command.TYPE}) is refused by this version ({exc})") from None
+        self._seq = journal.seq
+        # A device with its own link (the servo case-keeper) tells of faults between commands.
+        watch = getattr(case_keeper, "watch", None)
+        if callable(watch):
+            watch(self._case_keeper_status)
+        self._show()
+
+    @property
+    def journal(self) -> Journal:
+        return self._journal
+
+    @property
+    def geometry(self) -> BeadGeometry:
+        return self._state.geometry
+
+    # ----- commands ----------------------------------------------------------------------
+    def handle(self, command: Command) -> Outcome:
+        """Journal, then apply, one command; a refusal raises and changes nothing."""
+        with self._lock:
+            fork = self._state.fork()
+            events = fork.apply(command)
+            try:
+                seq = self._journal.append(command)
+            except JournalError as exc:
+                # Disk full or read-only: nothing more is accepted, and the dealer is told at once.
+                self.report_fault("journal", str(exc))
+                raise
+            self._state, self._seq = fork, seq
+            self.clear_fault("journal")
+            for event in events:
+                event["seq"] = seq
+            self._show()
+            state = self.state()
+            self._notify(events, state)
+            return Outcome(seq, tuple(events), state)
+
+    def state(self) -> dict[str, Any]:
+        """A JSON-able snapshot (table_api.md): a fresh dict the caller may keep."""
+        with self._lock:
+            snapshot = self._state.snapshot()
+            snapshot["seq"] = self._seq
+            snapshot["faults"] = [{"device": d, "message": m} for d, m in self._faults.items()]
+            return snapshot
+
+    def case_keeper_state(self) -> CaseKeeperState:
+        with self._lock:
+            deal = self._state.deal
+            return case_keeper(deal.exposed if deal is not None else (), self._state.geometry)
+
+    def script(self) -> dict[str, Any]:
+        """The current (or last) deal as a deal script (TableState.script)."""
+        with self._lock:
+            return self._state.script()
+
+    # ----- listeners ---------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        with self._lock:
+            self._listeners.append(listener)
+        held = [listener]
+
+        def unsubscribe() -> None:
+            # Let go of the listener too: an object keeping its own unsubscribe (a demo, a bridge)
+            # is otherwise a reference cycle, freed only by the collector's next full pass; the
+            # exhibition's finished deals (box, tracker, frames) piled up tens of MB that way.
+            with self._lock:
+                while held:
+                    gone = held.pop()
+                    if gone in self._listeners:
+                        self._listeners.remove(gone)
+
+        return unsubscribe
+
+    def _notify(self, events: list[Event], state: dict[str, Any]) -> None:
+        for event in events:
+            for listener in list(self._listeners):
+                try:
+                    listener(event, state)
+                except Exception:  # a broken display must not stop the deal
+                    log.exception("a table listener failed on %s", event.get("type"))
+
+    # ----- devices -----------------------------------------------------------------------
+    def _show(self) -> None:
+        if self._case_keeper is None:
+            return
+        try:
+            self._case_keeper.show(self.case_keeper_state())
+        except Exception as exc:  # any device failure becomes a fault on the display
+            self.report_fault("case_keeper", str(exc) or type(exc).__name__)
+        else:
+            self._case_keeper_status(getattr(self._case_keeper, "fault", None))
+
+    def _case_keeper_status(self, message: str | None) -> None:
+        if message:
+            self.report_fault("case_keeper", message)
+        else:
+            self.clear_fault("case_keeper")
+
+    def report_fault(self, device: str, message: str) -> None:
+        """A device failed: listed in state()["faults"]; listeners hear of it once."""
+        with self._lock:
+            if self._faults.get(device) == message:
+                return
+            self._faults[device] = message
+            log.warning("%s: %s", device, message)
+            self._notify([{"type": "fault", "seq": self._seq, "device": device, "message": message}],
+                         self.state())
+
+    def clear_fault(self, device: str) -> None:
+        with self._lock:
+            if self._faults.pop(device, None) is None:
+                return
+            log.info("%s works again", device)
+            self._notify([{"type": "fault_cleared", "seq": self._seq, "device": device}], self.state())

@@ -1,0 +1,1 @@
+"""Synthetic pictures: the card renderer, nuisances, and the simulated dealing box."""
