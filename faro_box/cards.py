@@ -1,6 +1,14 @@
 """Cards as small frozen values: ``Card.parse("QH")`` and ``str(card) == "QH"``.
 
 Ranks run ace low (A=1 … K=13), as faro counts them for high card and odd/even.
+
+>>> card = Card.parse("10♥")
+>>> str(card), card.rank, card.suit.glyph, card.colour.value
+('10H', <Rank.TEN: 10>, '♥', 'red')
+>>> Card.parse(str(card)) == card
+True
+>>> len(FULL_DECK), str(FULL_DECK[0]), str(FULL_DECK[-1])
+(52, 'AS', 'KC')
 """
 
 from __future__ import annotations
@@ -42,6 +50,15 @@ class Rank(enum.IntEnum):
 
     @classmethod
     def parse(cls, text: str) -> Rank:
+        """Read a rank: ``A 2 … 10 J Q K``, ``T`` for 10, either case.
+
+        >>> Rank.parse("q"), Rank.parse("T"), str(Rank.ACE)
+        (<Rank.QUEEN: 12>, <Rank.TEN: 10>, 'A')
+        >>> Rank.parse("B")
+        Traceback (most recent call last):
+        ...
+        faro_box.errors.CardError: 'B' is not a rank: use A 2 3 4 5 6 7 8 9 10 J Q K (T for 10)
+        """
         if isinstance(text, Rank):
             return text
         if not isinstance(text, str):
@@ -83,6 +100,11 @@ class Suit(enum.Enum):
 
     @classmethod
     def parse(cls, text: str) -> Suit:
+        """Read a suit letter ``S H D C`` or its glyph.
+
+        >>> Suit.parse("♣"), Suit.parse("h").colour
+        (<Suit.CLUBS: 'C'>, <Colour.RED: 'red'>)
+        """
         if isinstance(text, Suit):
             return text
         if not isinstance(text, str):
@@ -115,7 +137,15 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read ``QH``, ``10h``, ``Th``, ``Q♥``; raise CardError naming the text otherwise."""
+        """Read ``QH``, ``10h``, ``Th``, ``Q♥``; raise CardError naming the text otherwise.
+
+        >>> [str(Card.parse(t)) for t in ("QH", "10h", "Th", "Q♥", " as ")]
+        ['QH', '10H', '10H', 'QH', 'AS']
+        >>> Card.parse("QX")
+        Traceback (most recent call last):
+        ...
+        faro_box.errors.CardError: 'QX' is not a card: 'X' is not a suit: use S H D C (or ♠ ♥ ♦ ♣)
+        """
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
@@ -144,7 +174,16 @@ FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank i
 
 
 def parse_deck(cards: Iterable[object]) -> tuple[Card, ...]:
-    """A faro deck in the order it leaves the box: exactly the 52 cards, each once."""
+    """A faro deck in the order it leaves the box: exactly the 52 cards, each once.
+
+    >>> deck = parse_deck(str(card) for card in FULL_DECK)
+    >>> deck == FULL_DECK
+    True
+    >>> parse_deck(["AS"] * 52)
+    Traceback (most recent call last):
+    ...
+    faro_box.errors.CardError: the deck holds 'AS' twice
+    """
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
         raise CardError(f"a deck must be a list of 52 cards, not {cards!r:.80}")
     deck = tuple(Card.parse(c) for c in cards)  # type: ignore[arg-type]

@@ -62,16 +62,30 @@ def point(card: Card) -> int:
 
 
 def total(cards: Iterable[Card]) -> int:
+    """A hand's total: the last digit of its points (courts and tens count 0).
+
+    >>> total([Card.parse("9C"), Card.parse("7H")]), total([Card.parse("KD"), Card.parse("AS")])
+    (6, 1)
+    """
     points = _POINTS
     return sum([points[card.rank] for card in cards]) % 10
 
 
 def is_natural(cards: tuple[Card, ...] | list[Card]) -> bool:
-    """A two-card 8 or 9."""
+    """A two-card 8 or 9.
+
+    >>> is_natural((Card.parse("5S"), Card.parse("3D"))), is_natural((Card.parse("5S"), Card.parse("2D")))
+    (True, False)
+    """
     return len(cards) == 2 and total(cards) >= 8
 
 
 def compare(side_total: int, banker_total: int) -> Outcome:
+    """A side's result against the bank's total.
+
+    >>> compare(7, 5), compare(5, 5), compare(0, 9)
+    (<Outcome.WIN: 'win'>, <Outcome.PUSH: 'push'>, <Outcome.LOSE: 'lose'>)
+    """
     if side_total > banker_total:
         return Outcome.WIN
     if side_total < banker_total:

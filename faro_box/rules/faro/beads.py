@@ -46,7 +46,12 @@ class BeadGeometry:
         return BEADS_PER_ROD * self.bead + (BEADS_PER_ROD - 1) * self.gap
 
     def home(self, bead: int) -> float:
-        """Bead ``bead``'s position at the inner end, where a deal starts."""
+        """Bead ``bead``'s position at the inner end, where a deal starts.
+
+        >>> geometry = BeadGeometry()
+        >>> [geometry.home(i) for i in range(4)], geometry.longest_stack
+        ([80, 90, 100, 110], 70)
+        """
         return self.rod_length - (BEADS_PER_ROD - bead) * self.bead
 
     @classmethod
@@ -129,6 +134,10 @@ def case_keeper(cards: Sequence[Card], geometry: BeadGeometry | None = None) -> 
 
     Card 0 (the soda) and the losers (odd indices) touch; winners (even indices 2..50) stop
     ``gap`` short; card 51 (the hock) moves nothing; a rank's fourth card closes its beads up.
+
+    >>> soda, loser, winner = Card.parse("9C"), Card.parse("9H"), Card.parse("9D")
+    >>> case_keeper([soda, loser, winner]).positions[Rank.NINE]   # touch, touch, a 10 mm gap
+    (0, 10, 30, 110)
     """
     geometry = geometry or BeadGeometry()
     if isinstance(cards, (str, bytes)):

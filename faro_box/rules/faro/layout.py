@@ -51,4 +51,12 @@ PAIRS: frozenset[frozenset[Rank]] = frozenset(g for g in GROUPS if len(g) == 2)
 
 
 def is_layout_group(ranks: Iterable[Rank]) -> bool:
+    """Whether these ranks form a group the chips can cover.
+
+    >>> from faro_box.cards import Rank as R
+    >>> is_layout_group([R.FOUR, R.FIVE, R.NINE, R.TEN]), is_layout_group([R.JACK, R.KING])
+    (True, True)
+    >>> is_layout_group([R.ACE, R.SEVEN]), len(GROUPS)
+    (False, 70)
+    """
     return frozenset(ranks) in GROUPS
