@@ -139,15 +139,19 @@ class PinChecks:
         self._strangers = 0
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="faro-box-pin")
 
-    async def check(self, pin: str, *, dealer: bool = False) -> bool | None:
-        """Whether ``pin`` is right; None when too many checks already wait (try again)."""
+    def reserve(self, *, dealer: bool = False) -> bool:
+        """A place in the queue (on the event loop only); False when too many strangers wait."""
         if not dealer and self._strangers >= self._waiting:
-            return None
+            return False
         self._strangers += not dealer
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._executor, check_pin, pin, self._hash)
-        finally:
-            self._strangers -= not dealer
+        return True
+
+    def release(self, *, dealer: bool = False) -> None:
+        self._strangers -= not dealer
+
+    async def check(self, pin: str) -> bool:
+        """Whether ``pin`` is right, once the checks queued before it are done."""
+        return await asyncio.get_running_loop().run_in_executor(self._executor, check_pin, pin, self._hash)
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)

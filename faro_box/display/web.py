@@ -456,20 +456,24 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
     async def api_login(request: Request) -> Response:
         host = request.client.host if request.client else "?"
         key, dealer = client_key(host), in_networks(host, dealers)
-        wait = throttle.begin(key, dealer=dealer)
-        if wait > 0:
-            return _error(429, f"too many wrong PINs: wait {wait:.0f} s", {"retry-after": str(max(1, round(wait)))})
-        ok: bool | None = False
-        try:
-            doc = await read_json(request)
-            pin = doc.get("pin") if isinstance(doc, dict) else None
-            if not isinstance(pin, str):
-                raise _Refusal(400, 'send {"pin": "…"}')
-            ok = await checks.check(pin, dealer=dealer)
-        finally:
-            throttle.end(key, bool(ok))
-        if ok is None:
+        if not checks.reserve(dealer=dealer):   # before the budgets: a refusal here costs no try
             return _error(503, "too many PIN checks at once: try again in a moment", {"retry-after": "2"})
+        try:
+            wait = throttle.begin(key, dealer=dealer)
+            if wait > 0:
+                return _error(429, f"too many wrong PINs: wait {wait:.0f} s",
+                              {"retry-after": str(max(1, round(wait)))})
+            ok = False
+            try:
+                doc = await read_json(request)
+                pin = doc.get("pin") if isinstance(doc, dict) else None
+                if not isinstance(pin, str):
+                    raise _Refusal(400, 'send {"pin": "…"}')
+                ok = await checks.check(pin)
+            finally:
+                throttle.end(key, ok)
+        finally:
+            checks.release(dealer=dealer)
         if not ok:
             return _error(401, "wrong PIN")
         sid, csrf = sessions.create()
