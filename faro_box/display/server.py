@@ -27,6 +27,7 @@ _BUSY_BODY = b'{"error": "too many connections: come back soon"}'
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 5\r\n"
          b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(_BUSY_BODY), _BUSY_BODY))
 _SPARE_FILES = 256     # descriptors kept for the journal, the camera, logs and the like
+_ACCEPT_BATCH = 64
 
 
 @dataclass(frozen=True)
@@ -186,6 +187,9 @@ def serve(app: Any, host: str = "127.0.0.1", port: int = 8000, *, background: bo
                             timeout_graceful_shutdown=1, lifespan="on",
                             http=guarded_protocol(_connection_cap(limits.max_connections), limits.header_timeout_s),
                             timeout_keep_alive=limits.keep_alive_s,
+                            # asyncio accepts up to `backlog` sockets before any is looked at:
+                            # kept small, the cap turns a flood away before the files run out.
+                            backlog=_ACCEPT_BATCH,
                             proxy_headers=bool(proxies), forwarded_allow_ips=list(proxies) or None)
     server = uvicorn.Server(config)
     if not background:

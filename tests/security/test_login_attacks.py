@@ -62,3 +62,24 @@ def test_a_configured_proxy_is_believed(tmp_path):
     finally:
         box.stop()
     assert codes == [401] * 6          # six clients behind the proxy, each within its free tries
+
+
+def test_the_strangers_budget_refills_and_never_locks_for_good():
+    from security_helpers import Clock
+
+    from faro_box.display.throttle import PinThrottle
+
+    clock = Clock()
+    throttle = PinThrottle(clock, free=3, global_free=GLOBAL_LIMIT, ceiling=300, refill_s=60)
+    for n in range(GLOBAL_LIMIT):
+        assert throttle.begin(f"10.0.0.{n}") == 0
+        throttle.end(f"10.0.0.{n}", ok=False)
+    assert 59 < throttle.begin("10.0.1.1") <= 60          # spent: the next try in a minute
+    assert throttle.begin("127.0.0.1", dealer=True) == 0  # the dealer's budget is untouched
+    throttle.end("127.0.0.1", ok=True)
+    for _ in range(5):                                    # a wrong PIN a minute, for five minutes
+        clock.now += 60
+        assert throttle.begin("10.0.1.1") == 0
+        throttle.end("10.0.1.1", ok=False)
+        assert throttle.begin("127.0.0.1", dealer=True) == 0   # never keeps the dealer out
+        throttle.end("127.0.0.1", ok=True)
