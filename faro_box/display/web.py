@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -298,7 +298,7 @@ async def _not_found_or_not_allowed(request: Request, exc: Exception) -> Respons
     if "/api/" in path:
         return _error(exc.status_code, f"{request.method} {request.url.path[:80]!r}: {exc.detail}",
                       exc.headers)
-    return Response(exc.detail, status_code=exc.status_code, headers=exc.headers)
+    return PlainTextResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
 
 
 JSON_ERRORS: dict[Any, Callable[[Request, Exception], Any]] = {404: _not_found_or_not_allowed,
