@@ -13,7 +13,7 @@ from faro_box.display.web import WebLimits, create_app, serve
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.visitors import VisitorBook
 from faro_box.exhibit.web import mount_exhibit
-from faro_box.table.commands import CardSeen, StartDeal
+from faro_box.table.commands import CardSeen, StartDeal, command_from_json
 
 SLOTS = 2          # the dealer's page holds two streams (the faro desk and the bank's desk)
 
@@ -24,7 +24,6 @@ def live(table, pin_hash):
     book = VisitorBook()
     book.attach(table)
     mount_exhibit(app, Show(visitors=book, hold_s=0), book)
-    table.handle(StartDeal("foster", ("ann", "bob"), {}))
     server = serve(app, port=0, background=True)
     assert server is not None
     yield server
@@ -42,8 +41,28 @@ def hog(server, count: int) -> list[socket.socket]:
     return streams
 
 
-@pytest.mark.parametrize("path", ["/", "/dealer", "/exhibit/"])
-def test_a_refused_page_says_it_is_reconnecting_and_recovers_by_itself(browser, live, table, path):
+BANK = {"type": "start_bank", "players": ["ann", "bob"], "sides": {"ann": "right", "bob": "left"},
+        "banker": "eve", "fund": 10}
+
+
+def begin(table, game: str) -> None:
+    if game == "faro":
+        table.handle(StartDeal("foster", ("ann", "bob"), {}))
+    else:
+        table.handle(command_from_json(BANK))
+
+
+def next_event(table, game: str) -> None:
+    if game == "faro":
+        table.handle(CardSeen(DECK[0], 0))
+    else:
+        table.handle(command_from_json({"type": "bank_bet", "player": "ann", "stake": 2}))
+
+
+@pytest.mark.parametrize(("path", "game"), [("/", "faro"), ("/dealer", "faro"), ("/exhibit/", "faro"),
+                                            ("/", "baccarat")])
+def test_a_refused_page_says_it_is_reconnecting_and_recovers_by_itself(browser, live, table, path, game):
+    begin(table, game)
     held = hog(live, SLOTS)
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     errors: list[str] = []
@@ -62,7 +81,7 @@ def test_a_refused_page_says_it_is_reconnecting_and_recovers_by_itself(browser, 
             sock.close()
         page.wait_for_selector("body[data-live='up']", timeout=45_000)
         assert not page.locator("#conn-note").is_visible()
-        table.handle(CardSeen(DECK[0], 0))                   # and the stream is live again
+        next_event(table, game)                              # and the stream is live again
         page.wait_for_function(f"() => document.body.dataset.seq === '{table.state()['seq']}'", timeout=15_000)
     finally:
         page.close()
