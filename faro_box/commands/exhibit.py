@@ -142,9 +142,13 @@ def _start_web(hub: Any, show: Any, book: Any, config: Any, host: str, port: int
         from faro_box.display.speech import Speaker
         speaker = Speaker()
     display = config.display if config is not None else None
+    names = [*(display.server_names if display is not None else ())]
+    if public_url:      # the name on the QR code is one the box answers to
+        from urllib.parse import urlsplit
+        names += [urlsplit(public_url).hostname or ""]
     app = create_app(hub, pin_hash=pin_hash, lang=lang, speaker=speaker,
                      dealer_addresses=None if display is None else display.dealer_addresses,
-                     server_names=() if display is None else display.server_names)
+                     server_names=[n for n in names if n])
     mount_exhibit(app, show, book)
     server = serve(app, host, port, background=True, limits=ServerLimits.of(display))
     assert server is not None

@@ -25,6 +25,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from faro_box.display.throttle import client_key
 from faro_box.display.web import JSON_ERRORS
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.visitors import Refused, Visitor, VisitorBook
@@ -83,7 +84,7 @@ def exhibit_app(show: Show, book: VisitorBook) -> Starlette:
     """The sub-application to mount at ``/exhibit`` (``app.mount(PREFIX, exhibit_app(...))``)."""
 
     def client_of(request: Request) -> str:
-        return request.client.host if request.client else "?"
+        return client_key(request.client.host if request.client else "?")
 
     def visit_url(request: Request) -> str:
         if show.visit_url:
