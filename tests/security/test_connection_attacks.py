@@ -55,6 +55,22 @@ def test_40_slow_header_connections_are_closed_within_15_s(box):
     assert box.request("GET", "/api/state")[0] == 200
 
 
+def test_a_kept_alive_connection_that_dribbles_its_next_request_is_closed_too(box):
+    with connect(box) as sock:
+        sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert sock.recv(64).startswith(b"HTTP/1.1 200")
+        start = time.monotonic()
+        closed = False
+        while not closed and time.monotonic() - start < 20:
+            try:
+                sock.sendall(b"G" if time.monotonic() - start < 1 else b"X")   # a byte a second
+            except OSError:
+                break
+            time.sleep(1.0)
+            closed = closed_by_server(sock)
+        assert time.monotonic() - start < 15
+
+
 def test_1100_idle_connections_do_not_stop_the_server_or_flood_its_log(tmp_path):
     box = Box(tmp_path, files=1024)          # a Pi's default limit of open files
     idle: list[socket.socket] = []
