@@ -92,7 +92,7 @@ class WebLimits:
     session_max_s: float = 24 * 3600
     sessions: int = 16
     free_pin_tries: int = 3
-    global_free_pin_tries: int = 30
+    global_free_pin_tries: int = 30  # a burst of tries for all strangers together (and as many for the dealer's addresses)
     lockout_max_s: float = 300.0
     pin_refill_s: float = 60.0      # one more try for all strangers together, every this long
     pin_waiting: int = 8            # strangers' PIN checks waiting their turn at most
