@@ -22,6 +22,7 @@ back to a default on a box nobody is watching. The result is frozen dataclasses.
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
@@ -141,6 +142,39 @@ def _pin_hash(key: str, value: object) -> str:
     return value
 
 
+def _networks(key: str, value: object) -> tuple[str, ...]:
+    from faro_box.display.throttle import parse_networks
+
+    if not isinstance(value, list) or len(value) > 64 or not all(isinstance(v, str) for v in value):
+        raise _fail(key, "a list of addresses or ranges like ['192.168.1.0/24']", value)
+    try:
+        parse_networks(value)
+    except ValueError as exc:
+        raise ConfigError(f"{key}: {exc}") from None
+    return tuple(value)
+
+
+_HOST_NAME = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+                        r"(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$")
+
+
+def _host_names(key: str, value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or len(value) > 64 or not all(
+            isinstance(v, str) and _HOST_NAME.match(v) for v in value):
+        raise _fail(key, "a list of DNS names like ['faro.example.org']", value)
+    return tuple(value)
+
+
+def _bounded(low: float, high: float, what: str, *, whole: bool = False) -> Callable[[str, object], Any]:
+    kinds = (int,) if whole else (int, float)
+
+    def check(key: str, value: object) -> Any:
+        if isinstance(value, bool) or not isinstance(value, kinds) or not low <= value <= high:
+            raise _fail(key, f"{what} from {low:g} to {high:g}", value)
+        return value
+    return check
+
+
 def _table_of(check: Callable[[str, object], Any], keys: tuple[str, ...] | None = None
               ) -> Callable[[str, object], dict[str, Any]]:
     def parse(key: str, value: object) -> dict[str, Any]:
@@ -241,6 +275,15 @@ class DisplayConfig:
     language: str = _spec(_choice(LANGUAGES), "en")
     speech: bool = _spec(_bool, False)
     lcd: LcdConfig = field(default_factory=LcdConfig, metadata={"section": LcdConfig})
+    # The dealer's own devices: their PIN tries are counted apart from strangers' (the box's
+    # own screen is the loopback address).
+    dealer_addresses: tuple[str, ...] = _spec(_networks, ("127.0.0.0/8", "::1"))
+    # Reverse proxies whose X-Forwarded-For is believed (none: the connection's own address).
+    trusted_proxies: tuple[str, ...] = _spec(_networks, ())
+    # DNS names the box answers to besides IP addresses, single-label, .local and .home.arpa names.
+    server_names: tuple[str, ...] = _spec(_host_names, ())
+    max_connections: int = _spec(_bounded(16, 60_000, "a whole number of connections", whole=True), 512)
+    header_timeout: float = _spec(_bounded(1, 120, "a number of seconds"), 10.0)
 
 
 def _fund(key: str, value: object) -> int:

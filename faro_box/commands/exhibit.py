@@ -132,7 +132,7 @@ def _case_keeper(config: Any) -> Any:
 def _start_web(hub: Any, show: Any, book: Any, config: Any, host: str, port: int, lang: str,
                public_url: str | None, log: logging.Logger) -> Any:
     from faro_box.display.pin import hash_pin
-    from faro_box.display.web import create_app, serve
+    from faro_box.display.web import ServerLimits, create_app, serve
     from faro_box.exhibit.web import PREFIX, mount_exhibit, visit_url_for
 
     # Without a configured PIN the dealer page stays shut: a random PIN nobody is told.
@@ -141,9 +141,16 @@ def _start_web(hub: Any, show: Any, book: Any, config: Any, host: str, port: int
     if config is not None and config.display.speech:
         from faro_box.display.speech import Speaker
         speaker = Speaker()
-    app = create_app(hub, pin_hash=pin_hash, lang=lang, speaker=speaker)
+    display = config.display if config is not None else None
+    names = [*(display.server_names if display is not None else ())]
+    if public_url:      # the name on the QR code is one the box answers to
+        from urllib.parse import urlsplit
+        names += [urlsplit(public_url).hostname or ""]
+    app = create_app(hub, pin_hash=pin_hash, lang=lang, speaker=speaker,
+                     dealer_addresses=None if display is None else display.dealer_addresses,
+                     server_names=[n for n in names if n])
     mount_exhibit(app, show, book)
-    server = serve(app, host, port, background=True)
+    server = serve(app, host, port, background=True, limits=ServerLimits.of(display))
     assert server is not None
     show.visit_url = public_url or visit_url_for(host, server.port)
     log.info("exhibition screen: %s%s/   visitors' phones: %s", server.url, PREFIX,

@@ -147,13 +147,15 @@ def run(args: argparse.Namespace) -> int:
 
 def _start_web(table: Any, config: Any, snapshots: Path) -> Any:
     from faro_box.display.speech import Speaker
-    from faro_box.display.web import create_app, serve
+    from faro_box.display.web import ServerLimits, create_app, serve
 
     assert config.pin_hash is not None  # the configuration refuses a web display without one
     app = create_app(table, pin_hash=config.pin_hash, snapshot_dir=snapshots, lang=config.display.language,
-                     speaker=Speaker() if config.display.speech else None)
+                     speaker=Speaker() if config.display.speech else None,
+                     dealer_addresses=config.display.dealer_addresses, server_names=config.display.server_names)
     snapshots.mkdir(parents=True, exist_ok=True)
-    server = serve(app, config.display.host, config.display.port, background=True)
+    server = serve(app, config.display.host, config.display.port, background=True,
+                   limits=ServerLimits.of(config.display))
     log.info("display at %s/ (dealer page %s/dealer)", server.url, server.url)
     return server
 

@@ -24,23 +24,35 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from faro_box.display import announce
 from faro_box.display.narrator import Narrator
-from faro_box.display.pin import check_pin, parse_pin_hash
+from faro_box.display.pin import parse_pin_hash
+from faro_box.display.server import RunningServer as RunningServer
+from faro_box.display.server import ServerLimits as ServerLimits
+from faro_box.display.server import port_in_use as port_in_use
+from faro_box.display.server import serve as serve
+from faro_box.display.throttle import (
+    LOOPBACK,
+    PinChecks,
+    PinThrottle,
+    client_key,
+    in_networks,
+    parse_networks,
+)
 from faro_box.errors import FaroBoxError, JournalError, ScriptError
 from faro_box.table.baccarat.commands import DEALER_BANK_COMMANDS
 
@@ -73,14 +85,17 @@ class WebLimits:
     max_stake: int = 100_000
     max_open_bets: int = 500
     sse_clients: int = 64
+    sse_per_client: int = 6         # one address's share: a kiosk, a phone, a tablet, a spare tab
     sse_queue: int = 8
     heartbeat_s: float = 15.0
     session_idle_s: float = 4 * 3600
     session_max_s: float = 24 * 3600
     sessions: int = 16
     free_pin_tries: int = 3
-    global_free_pin_tries: int = 30
+    global_free_pin_tries: int = 30  # a burst of tries for all strangers together (and as many for the dealer's addresses)
     lockout_max_s: float = 300.0
+    pin_refill_s: float = 60.0      # one more try for all strangers together, every this long
+    pin_waiting: int = 8            # strangers' PIN checks waiting their turn at most
 
 
 class _Refusal(Exception):
@@ -94,53 +109,6 @@ class _Refusal(Exception):
 def _error(status: int, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status,
                         headers={"cache-control": "no-store", **(headers or {})})
-
-
-class PinThrottle:
-    """Wrong PINs cost time: after a few free tries each key (a client address, and everyone
-    together) is locked for 1, 2, 4 … seconds up to a ceiling; one check at a time per key."""
-
-    def __init__(self, clock: Callable[[], float], free: int, global_free: int, ceiling: float) -> None:
-        self._clock = clock
-        self._free = {"*": global_free}
-        self._default_free = free
-        self._ceiling = ceiling
-        self._failures: dict[str, int] = {}
-        self._locked_until: dict[str, float] = {}
-        self._busy: set[str] = set()
-        self._lock = threading.Lock()
-
-    def begin(self, key: str) -> float:
-        """0 when a check may start now (and reserves it), else the seconds to wait."""
-        with self._lock:
-            now = self._clock()
-            wait = max(self._locked_until.get(k, 0.0) - now for k in (key, "*"))
-            if wait > 0:
-                return wait
-            if key in self._busy:
-                return 1.0
-            self._busy.add(key)
-            return 0.0
-
-    def end(self, key: str, ok: bool) -> None:
-        with self._lock:
-            self._busy.discard(key)
-            if ok:
-                self._failures.pop(key, None)
-                self._locked_until.pop(key, None)
-                return
-            now = self._clock()
-            for k in (key, "*"):
-                count = self._failures.get(k, 0) + 1
-                self._failures[k] = count
-                over = count - self._free.get(k, self._default_free)
-                if over > 0:
-                    self._locked_until[k] = now + min(self._ceiling, 2.0 ** (over - 1))
-            if len(self._failures) > 10_000:  # a flood of addresses: forget the oldest, keep "*"
-                for k in list(self._failures)[:5000]:
-                    if k != "*":
-                        self._failures.pop(k, None)
-                        self._locked_until.pop(k, None)
 
 
 @dataclass
@@ -194,6 +162,7 @@ class Broadcaster:
         self._limits = limits
         self._loop: asyncio.AbstractEventLoop | None = None
         self._queues: set[asyncio.Queue[str | None]] = set()
+        self._per_client: dict[str, int] = {}
         self.latest: str | None = None
         self.dropped = 0
 
@@ -203,6 +172,11 @@ class Broadcaster:
     @property
     def clients(self) -> int:
         return len(self._queues)
+
+    def latest_data(self) -> str | None:
+        """The newest message's JSON document (what a page shows while its stream is down)."""
+        latest = self.latest
+        return None if latest is None else latest.partition("\ndata: ")[2].rstrip("\n")
 
     def publish(self, message: str) -> None:
         """Thread-safe: called from the table's listener in any thread."""
@@ -220,16 +194,26 @@ class Broadcaster:
                 self.dropped += 1
             queue.put_nowait(message)
 
-    def subscribe(self) -> asyncio.Queue[str | None]:
+    def subscribe(self, client: str = "?") -> asyncio.Queue[str | None]:
+        """A queue for one more viewer at ``client`` (its address): refused past the viewers'
+        total or past one address's share of it (on the event loop only)."""
         if len(self._queues) >= self._limits.sse_clients:
             raise _Refusal(503, f"too many live viewers (at most {self._limits.sse_clients})",
                            {"retry-after": "10"})
+        if self._per_client.get(client, 0) >= self._limits.sse_per_client:
+            raise _Refusal(503, f"too many live viewers from one address (at most {self._limits.sse_per_client})",
+                           {"retry-after": "10"})
         queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=self._limits.sse_queue)
         self._queues.add(queue)
+        self._per_client[client] = self._per_client.get(client, 0) + 1
         return queue
 
-    def unsubscribe(self, queue: asyncio.Queue[str | None]) -> None:
-        self._queues.discard(queue)
+    def unsubscribe(self, queue: asyncio.Queue[str | None], client: str = "?") -> None:
+        if queue in self._queues:
+            self._queues.discard(queue)
+            left = self._per_client.pop(client, 1) - 1
+            if left > 0:
+                self._per_client[client] = left
 
     def close(self) -> None:
         """End every stream (server shutdown); thread-safe."""
@@ -257,6 +241,70 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+# Names a web site elsewhere cannot point at this box (DNS rebinding needs a public name): IP
+# literals, single-label names (this machine's own, found through the local search domain),
+# mDNS names (RFC 6762) and the home network's (RFC 8375), plus the names configured.
+_LOCAL_SUFFIXES = (".local", ".localhost", ".home.arpa")
+_GUARDED_PATHS = ("/api/", "/snapshots/", "/exhibit/api/")
+
+
+def host_allowed(host: str, names: frozenset[str]) -> bool:
+    """Whether a request's Host header names this box (not a stranger's domain)."""
+    import ipaddress
+
+    host = host.strip().lower()
+    if host.startswith("["):
+        literal, _, _ = host[1:].partition("]")
+        name = literal
+    else:
+        name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    name = name.rstrip(".")
+    if not name or not re.fullmatch(r"[a-z0-9._-]+", name):
+        return False
+    return "." not in name or name.endswith(_LOCAL_SUFFIXES) or name in names
+
+
+class _HostCheck:
+    """The dealer's page and the APIs answer only to a Host that names this box."""
+
+    def __init__(self, app: ASGIApp, names: frozenset[str]) -> None:
+        self.app = app
+        self.names = names
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            path: str = scope.get("path", "")
+            if path == "/dealer" or path.startswith(_GUARDED_PATHS):
+                host = next((v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"host"), "")
+                if not host_allowed(host, self.names):
+                    response = _error(421, f"this box does not answer to the name {host[:80]!r} "
+                                           "(add it to display.server_names)")
+                    await response(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+
+async def _not_found_or_not_allowed(request: Request, exc: Exception) -> Response:
+    """404 and 405 as the API's JSON error under /api, plain text elsewhere."""
+    from starlette.exceptions import HTTPException
+
+    assert isinstance(exc, HTTPException)
+    path = request.scope.get("root_path", "") + request.url.path
+    if "/api/" in path:
+        return _error(exc.status_code, f"{request.method} {request.url.path[:80]!r}: {exc.detail}",
+                      exc.headers)
+    return PlainTextResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
+
+
+JSON_ERRORS: dict[Any, Callable[[Request, Exception], Any]] = {404: _not_found_or_not_allowed,
+                                                               405: _not_found_or_not_allowed}
+
+
 def _profile_names() -> list[str]:
     try:
         from faro_box.rules.faro import PROFILES
@@ -271,19 +319,26 @@ def _json_dumps(doc: Any) -> str:
 
 def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = None, lang: str = "en",
                limits: WebLimits | None = None, clock: Callable[[], float] = time.monotonic,
-               speaker: Any = None) -> Starlette:
+               speaker: Any = None, dealer_addresses: Iterable[str] | None = None,
+               server_names: Iterable[str] = ()) -> Starlette:
     """The web display for ``table`` (anything with ``state()``, ``subscribe()``, ``handle()``).
 
     ``pin_hash`` is ``faro_box.display.pin.hash_pin(pin)``; ``snapshot_dir`` holds the camera
     frames a pending card's ``snapshot`` names; ``speaker`` (``.speak(text, lang)``) reads the
-    announcements aloud.
+    announcements aloud. ``dealer_addresses`` (address ranges; the loopback address, the box's
+    own screen, by default) have a PIN budget of their own; ``server_names`` are DNS names,
+    besides the local ones, that the box answers to.
     """
     announce.check_lang(lang)
     parse_pin_hash(pin_hash)  # a broken configuration fails at start, not at the first login
     limits = limits or WebLimits()
     snapshots = Path(snapshot_dir).resolve() if snapshot_dir is not None else None
     sessions = Sessions(clock, limits)
-    throttle = PinThrottle(clock, limits.free_pin_tries, limits.global_free_pin_tries, limits.lockout_max_s)
+    throttle = PinThrottle(clock, limits.free_pin_tries, limits.global_free_pin_tries, limits.lockout_max_s,
+                           limits.pin_refill_s)
+    checks = PinChecks(pin_hash, limits.pin_waiting)
+    dealers = LOOPBACK if dealer_addresses is None else parse_networks(dealer_addresses)
+    names = frozenset(n.lower().rstrip(".") for n in server_names)
     broadcaster = Broadcaster(limits)
     narrator = Narrator(lang)
     profiles = _profile_names()
@@ -355,6 +410,8 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
                 return await endpoint(request)
             except _Refusal as refusal:
                 return _error(refusal.status, refusal.message, refusal.headers)
+            except ClientDisconnect:   # gone mid-body: nobody to answer, nothing to log
+                return Response(status_code=400)
         return wrapped
 
     async def audience(request: Request) -> Response:
@@ -367,9 +424,14 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
         state = await run_in_threadpool(table.state)
         return Response(_json_dumps(state), media_type="application/json", headers={"cache-control": "no-store"})
 
+    async def api_live(request: Request) -> Response:
+        return Response(broadcaster.latest_data() or "null", media_type="application/json",
+                        headers={"cache-control": "no-store"})
+
     async def api_events(request: Request) -> Response:
         broadcaster.attach(asyncio.get_running_loop())
-        queue = broadcaster.subscribe()
+        client = client_key(request.client.host if request.client else "?")
+        queue = broadcaster.subscribe(client)
 
         async def stream() -> AsyncIterator[str]:
             try:
@@ -386,25 +448,32 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
                         return
                     yield item
             finally:
-                broadcaster.unsubscribe(queue)
+                broadcaster.unsubscribe(queue, client)
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"cache-control": "no-store", "x-accel-buffering": "no"})
 
     async def api_login(request: Request) -> Response:
-        key = request.client.host if request.client else "?"
-        wait = throttle.begin(key)
-        if wait > 0:
-            return _error(429, f"too many wrong PINs: wait {wait:.0f} s", {"retry-after": str(max(1, round(wait)))})
-        ok = False
+        host = request.client.host if request.client else "?"
+        key, dealer = client_key(host), in_networks(host, dealers)
+        if not checks.reserve(dealer=dealer):   # before the budgets: a refusal here costs no try
+            return _error(503, "too many PIN checks at once: try again in a moment", {"retry-after": "2"})
         try:
-            doc = await read_json(request)
-            pin = doc.get("pin") if isinstance(doc, dict) else None
-            if not isinstance(pin, str):
-                raise _Refusal(400, 'send {"pin": "…"}')
-            ok = await run_in_threadpool(check_pin, pin, pin_hash)
+            wait = throttle.begin(key, dealer=dealer)
+            if wait > 0:
+                return _error(429, f"too many wrong PINs: wait {wait:.0f} s",
+                              {"retry-after": str(max(1, round(wait)))})
+            ok = False
+            try:
+                doc = await read_json(request)
+                pin = doc.get("pin") if isinstance(doc, dict) else None
+                if not isinstance(pin, str):
+                    raise _Refusal(400, 'send {"pin": "…"}')
+                ok = await checks.check(pin)
+            finally:
+                throttle.end(key, ok)
         finally:
-            throttle.end(key, ok)
+            checks.release(dealer=dealer)
         if not ok:
             return _error(401, "wrong PIN")
         sid, csrf = sessions.create()
@@ -489,11 +558,13 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
             yield
         finally:
             broadcaster.close()
+            checks.close()
 
     routes = [
         Route("/", audience),
         Route("/dealer", dealer_page),
         Route("/api/state", api_state),
+        Route("/api/live", api_live),
         Route("/api/events", refusals(api_events)),
         Route("/api/login", refusals(api_login), methods=["POST"]),
         Route("/api/session", refusals(api_session)),
@@ -502,7 +573,8 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
         Route("/snapshots/{name}", refusals(snapshot)),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=JSON_ERRORS)
+    app.add_middleware(_HostCheck, names=names)
     app.add_middleware(_SecurityHeaders)
     app.state.table = table
     app.state.broadcaster = broadcaster
@@ -514,72 +586,3 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
-
-
-@dataclass
-class RunningServer:
-    """A uvicorn server started in a background thread (``serve(..., background=True)``)."""
-
-    server: Any
-    thread: threading.Thread
-    app: Starlette
-    host: str
-    port: int
-    _stopped: bool = field(default=False)
-
-    @property
-    def url(self) -> str:
-        return f"http://{self.host}:{self.port}"
-
-    def stop(self, timeout: float = 10.0) -> None:
-        if not self._stopped:
-            self._stopped = True
-            # Live streams never end by themselves: close them so the shutdown is prompt.
-            self.app.state.broadcaster.close()
-            self.server.should_exit = True
-            self.thread.join(timeout)
-
-
-def port_in_use(host: str, port: int) -> bool:
-    """Whether another program already listens on ``host:port`` (asked before uvicorn binds,
-    so a busy port is one clear error rather than a server thread dying in the background)."""
-    import socket
-
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind((host, port))
-        except OSError:
-            return True
-    return False
-
-
-def serve(app: Starlette, host: str = "127.0.0.1", port: int = 8000, *, background: bool = False,
-          log_level: str = "warning") -> RunningServer | None:
-    """Run the display with uvicorn: in this thread (returns at shutdown) or in a background one.
-
-    The default host is the loopback address: only this machine sees the pages. Any other
-    address opens them to the network (see the README, "The display").
-    """
-    import uvicorn
-
-    if port and port_in_use(host, port):
-        from faro_box.errors import DeviceError
-        raise DeviceError(f"port {port!r} on {host!r} is already in use: choose another (0: any free port)")
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False,
-                            timeout_graceful_shutdown=1, lifespan="on")
-    server = uvicorn.Server(config)
-    if not background:
-        server.run()
-        return None
-    thread = threading.Thread(target=server.run, name="faro-box-web", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            from faro_box.errors import DeviceError
-            raise DeviceError(f"the web display could not start on {host!r}:{port!r}")
-        time.sleep(0.01)
-    bound = server.servers[0].sockets[0].getsockname()[1] if port == 0 else port
-    return RunningServer(server, thread, app, host, bound)

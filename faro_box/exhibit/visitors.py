@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from faro_box.cards import Rank
+from faro_box.display.throttle import TokenBuckets
 from faro_box.errors import FaroBoxError, RuleError
 from faro_box.rules.faro import Deal, find_profile
 from faro_box.rules.faro.settle import json_amount
@@ -58,26 +59,6 @@ class Refused(FaroBoxError):
         super().__init__(message)
         self.status = status
         self.retry_after = retry_after
-
-
-class TokenBuckets:
-    """One token bucket per key: ``take(key)`` is 0 when allowed, else the seconds to wait."""
-
-    def __init__(self, rate: float, burst: int, clock: Callable[[], float], *, keys: int = 5000) -> None:
-        self.rate, self.burst, self._clock, self._keys = rate, float(burst), clock, keys
-        self._buckets: dict[str, tuple[float, float]] = {}
-
-    def take(self, key: str) -> float:
-        now = self._clock()
-        tokens, last = self._buckets.pop(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - last) * self.rate)
-        if tokens < 1.0:
-            self._buckets[key] = (tokens, now)
-            return (1.0 - tokens) / self.rate
-        self._buckets[key] = (tokens - 1.0, now)
-        while len(self._buckets) > self._keys:   # a flood of addresses: forget the oldest
-            self._buckets.pop(next(iter(self._buckets)))
-        return 0.0
 
 
 @dataclass

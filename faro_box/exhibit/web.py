@@ -20,11 +20,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from faro_box.display.throttle import client_key
+from faro_box.display.web import JSON_ERRORS
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.visitors import Refused, Visitor, VisitorBook
 
@@ -82,7 +84,7 @@ def exhibit_app(show: Show, book: VisitorBook) -> Starlette:
     """The sub-application to mount at ``/exhibit`` (``app.mount(PREFIX, exhibit_app(...))``)."""
 
     def client_of(request: Request) -> str:
-        return request.client.host if request.client else "?"
+        return client_key(request.client.host if request.client else "?")
 
     def visit_url(request: Request) -> str:
         if show.visit_url:
@@ -124,6 +126,8 @@ def exhibit_app(show: Show, book: VisitorBook) -> Starlette:
                 return await endpoint(request)
             except Refused as exc:
                 return _refused(exc)
+            except ClientDisconnect:   # gone mid-body: nobody to answer, nothing to log
+                return Response(status_code=400)
         return wrapped
 
     async def kiosk(request: Request) -> Response:
@@ -176,7 +180,7 @@ def exhibit_app(show: Show, book: VisitorBook) -> Starlette:
         Route("/api/bet", guarded(api_bet), methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=STATIC), name="exhibit-static"),
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, exception_handlers=JSON_ERRORS)
 
 
 def mount_exhibit(app: Starlette, show: Show, book: VisitorBook) -> None:

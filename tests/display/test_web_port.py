@@ -33,3 +33,14 @@ def test_serving_on_a_busy_port_is_one_clear_error(busy_port):
         app = create_app(Table(journal), pin_hash=hash_pin("1234", n=2**4))
         with pytest.raises(DeviceError, match=f"port {busy_port} on '127.0.0.1' is already in use"):
             serve(app, "127.0.0.1", busy_port, background=True)
+
+
+@pytest.mark.parametrize(("host", "words"), [("no-such-host.invalid", "does not resolve"),
+                                             ("192.0.2.55", "cannot listen on '192.0.2.55'")])
+def test_a_host_that_is_not_this_machines_is_said_so_not_called_a_busy_port(host, words):
+    with Journal() as journal:
+        app = create_app(Table(journal), pin_hash=hash_pin("1234", n=2**4))
+        for port in (8000, 0):
+            with pytest.raises(DeviceError, match=words) as caught:
+                serve(app, host, port, background=True)
+            assert "already in use" not in str(caught.value)

@@ -219,3 +219,32 @@ def test_wrong_pins_are_throttled_and_the_pin_is_stored_as_scrypt(app, clock, pi
 def test_the_server_listens_on_localhost_unless_configured():
     assert DisplayConfig().host == "127.0.0.1"
     assert serve.__defaults__[0] == "127.0.0.1"
+
+
+@pytest.mark.parametrize("path", ["/snapshots/..%2f..%2fetc%2fpasswd", "/snapshots/%2e%2e%2fjournal.sqlite",
+                                  "/static/../web.py", "/static/%2e%2e/web.py",
+                                  "/static/..%2fweb.py", "/static/%2e%2e%2f%2e%2e%2fconfig.py",
+                                  "/exhibit/static/..%2fweb.py", "/static//etc/passwd"])
+def test_paths_out_of_the_served_folders_are_not_found(app, tmp_path, path):
+    dealer, _ = login(app)
+    response = dealer.get(path)
+    assert response.status_code in (400, 404), (path, response.status_code)
+    assert b"import" not in response.content and b"root:" not in response.content
+
+
+def test_a_right_and_a_wrong_pin_take_the_same_time(pin_hash):
+    import time as clock
+
+    from faro_box.display.pin import check_pin
+
+    def timed(pin: str) -> float:
+        start = clock.perf_counter()
+        check_pin(pin, pin_hash)
+        return clock.perf_counter() - start
+
+    right, wrong = [], []
+    for _ in range(31):                  # interleaved, and the fastest of each: other work only slows
+        right.append(timed(PIN))
+        wrong.append(timed("1357"))
+    ratio = min(right) / min(wrong)
+    assert 0.67 < ratio < 1.5, ratio

@@ -276,11 +276,10 @@ window.Faro = (function () {
     });
   }
 
-  // The live stream: EventSource reconnects by itself; each message holds the whole state.
+  // The live stream (live.js keeps it alive); each message holds the whole state.
   function connect(onMessage) {
     const dot = document.getElementById("conn");
-    let lastSeq = -1;
-    const source = new EventSource("/api/events");
+    let lastSeq = -1, lang = "en";
     // Draw the newest state once per burst of messages: a burst of events never queues up
     // redraws behind the screen.
     let waiting = null;
@@ -294,17 +293,17 @@ window.Faro = (function () {
       window.faroRenderMs = performance.now() - t0;  // read by the latency benchmark
       document.body.dataset.seq = String(msg.seq);
     }
-    source.addEventListener("state", function (e) {
-      const msg = JSON.parse(e.data);
+    return window.FaroLive.connect("/api/events", function (msg) {
       if (msg.seq < lastSeq) return;
       lastSeq = msg.seq;
+      lang = msg.lang || lang;
       const idle = waiting === null;
       waiting = msg;
       if (idle) setTimeout(draw, 0);  // after the messages already queued, not a frame later
+    }, function (up) {
+      if (!up) lastSeq = -1;  // a restarted server counts again from its journal
+      window.FaroLive.show(dot, up, texts(lang).reconnect);
     });
-    source.onopen = function () { if (dot) dot.className = "conn up"; };
-    source.onerror = function () { if (dot) dot.className = "conn down"; lastSeq = -1; };
-    return source;
   }
 
   return { texts: texts, el: el, clear: clear, connect: connect, displayName: displayName, amount: amount,
