@@ -298,3 +298,6 @@ def test_a_burst_of_frames_is_answered_in_order_and_the_newest_wins(line):
     assert replies.count("ERR - bad-bytes") == 100
     (state,) = exchange(port, b"GET\n", 1)
     assert parse_positions_line(state, "STATE") == (1100, tenths(1100 % 53))
+    # The flood never kept the loop from its servos and its watchdog: it kept passing, feeding.
+    _, loops = firmware.servo_writes()
+    assert firmware.reboots == [] and max(b - a for a, b in zip(loops, loops[1:], strict=False)) < 1000
