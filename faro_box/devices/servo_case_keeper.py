@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import serial
 
+from faro_box.devices.closing import ClosedByWith
 from faro_box.devices.servo_frames import (
     PROTOCOL,
     FirmwareState,
@@ -100,7 +101,7 @@ class _Port:
             pass
 
 
-class ServoCaseKeeper:
+class ServoCaseKeeper(ClosedByWith):
     def __init__(self, port: str, *, baudrate: int = 115200, ack_timeout: float = 0.5,
                  max_attempts: int = 4, reconnect_interval: float = 0.25, heartbeat: float = 1.0) -> None:
         self.path = port

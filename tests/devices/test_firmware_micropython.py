@@ -220,6 +220,10 @@ def test_an_escaped_crash_ends_in_a_watchdog_reboot(rigs, tmp_path):
 def line(rigs):
     cable, firmware, _ = rigs("beads", keeper=False, speed=4000, tick_ms=5)
     with serial.Serial(cable.port, 115200, timeout=2) as port:
+        # Replies come in order: once VERSION is answered, no PONG of the boot's probes is left.
+        port.write(b"\nVERSION\n")
+        while not port.readline().startswith(b"VERSION"):
+            pass
         yield firmware, port
 
 
