@@ -186,3 +186,17 @@ def test_pca9685_ticks_are_the_nearest_to_the_pulse():
         servos.write(0, us)
         ticks = bus.writes[-1][2] | bus.writes[-1][3] << 8
         assert abs(ticks * 20000 / 4096 - us) <= 20000 / 4096 / 2, us
+
+
+def test_the_host_reads_a_checksum_exactly_as_the_firmware_writes_it():
+    from faro_box.devices.servo_frames import unseal
+    from faro_box.errors import ProtocolError
+
+    sealed = fbproto.seal("STATE 4 " + ",".join(["0"] * 52))
+    body, crc = sealed.rsplit(" ", 1)
+    assert unseal(sealed) == body
+    assert crc != crc.lower()                      # this body's checksum has hex letters
+    with pytest.raises(ProtocolError, match="no valid checksum"):
+        unseal(f"{body} {crc.lower()}")
+    with pytest.raises(ProtocolError):
+        unseal(f"{body} {crc}0")
