@@ -7,7 +7,8 @@ update, a reconnect or an undo can never leave a bead wrong: the next state repa
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Protocol, runtime_checkable
+from types import TracebackType
+from typing import Protocol, Self, runtime_checkable
 
 from gpiozero import Factory
 
@@ -35,6 +36,12 @@ class CaseKeeper(Protocol):
     def watch(self, callback: Callable[[str | None], None]) -> None:
         """``callback(message)`` on each new fault, ``callback(None)`` once it is repaired; a
         device without a link of its own never calls it."""
+
+    def __enter__(self) -> Self:
+        """``with open_case_keeper(...) as keeper:`` closes it at the end."""
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None: ...
 
 
 class RecordingCaseKeeper(ClosedByWith):

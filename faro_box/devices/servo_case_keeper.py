@@ -38,6 +38,10 @@ from faro_box.rules.faro.beads import CaseKeeperState
 
 log = logging.getLogger(__name__)
 
+# A query is asked again once if no answer came (noise can damage the command itself), within
+# the 2 s a caller waits by default.
+QUERY_ATTEMPTS = 2
+
 SETTINGS = ("port", "baudrate", "ack_timeout", "max_attempts", "reconnect_interval", "heartbeat")
 
 
@@ -424,7 +428,7 @@ class ServoCaseKeeper(ClosedByWith):
         for stray in self._port.pending_lines():     # replies nobody waited for, and noise
             if stray.split()[:1] == ["READY"]:
                 self._firmware_restarted()
-        for _ in range(self.max_attempts):
+        for _ in range(QUERY_ATTEMPTS):
             self._port.write(b"\n" + command.encode("ascii") + b"\n")
             deadline = time.monotonic() + max(self.ack_timeout, 1.0)
             while (line := self._port.read_line(deadline)) is not None:

@@ -255,9 +255,9 @@ class Firmware:
             env["STANDIN_FAULT"] = fault
         self.cable.power_cycle_firmware_end()
         slave = self.cable.fw_slave
-        self.process = subprocess.Popen([self._command, str(FIRMWARE / "main.py")], stdin=slave,
-                                        stdout=slave, stderr=open(self.flash / "stderr.log", "ab"),
-                                        cwd=self.flash, env=env)
+        with open(self.flash / "stderr.log", "ab") as stderr:       # the child keeps its own copy
+            self.process = subprocess.Popen([self._command, str(FIRMWARE / "main.py")], stdin=slave,
+                                            stdout=slave, stderr=stderr, cwd=self.flash, env=env)
         self._log = log
         self._offset = 0
         self._wdt_ms: int | None = None

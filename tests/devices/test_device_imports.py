@@ -13,7 +13,8 @@ LAZY_ALLOWED = {"picamera2"}       # Pi-only: the `pi` extra
 def imports(path: Path) -> tuple[set[str], set[str]]:
     """(sibling device modules imported at module level, modules imported inside functions)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    top, inner = set(), set()
+    top: set[str] = set()
+    inner: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module:
             names = [node.module]
@@ -28,7 +29,7 @@ def imports(path: Path) -> tuple[set[str], set[str]]:
     return top, inner
 
 
-def test_the_device_modules_import_one_way_down():
+def test_the_device_modules_import_one_way_down() -> None:
     graph = {p.stem: imports(p)[0] for p in DEVICES.glob("*.py")}
     seen: dict[str, str] = {}
 
@@ -45,7 +46,7 @@ def test_the_device_modules_import_one_way_down():
     assert "camera" not in set().union(*(graph[m] for m in graph if m.startswith("camera_")))
 
 
-def test_only_pi_only_libraries_are_imported_inside_functions():
+def test_only_pi_only_libraries_are_imported_inside_functions() -> None:
     for path in sorted(DEVICES.glob("*.py")):
         _, inner = imports(path)
         assert inner <= LAZY_ALLOWED, (path.name, inner - LAZY_ALLOWED)

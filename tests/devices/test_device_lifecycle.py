@@ -37,7 +37,7 @@ def test_every_camera_closes_with_with_and_twice_and_declares_its_window(tmp_pat
     assert open_camera("sim:3", realtime=False).window == SimCamera(3).window      # the simulation knows it
 
 
-def test_the_case_keepers_close_with_with_and_twice_and_all_have_fault_and_watch(mock_pins):
+def test_the_case_keepers_close_with_with_and_twice_and_all_have_fault_and_watch(mock_pins) -> None:
     heard: list[str | None] = []
     for keeper in (RecordingCaseKeeper(), open_case_keeper({"kind": "led"}, pin_factory=mock_pins)):
         assert isinstance(keeper, CaseKeeper)
