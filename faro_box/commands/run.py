@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
             camera = open_camera(config.camera.source, width=config.camera.width, height=config.camera.height,
                                  fps=config.camera.fps)
             closers.append(camera.close)
-            window = config.camera.window or getattr(camera, "window", None)
+            window = config.camera.window or camera.window
             tracker = Tracker(Reader(profile), window=[list(p) for p in window] if window else None,
                               settings=TrackerSettings(min_confidence=config.camera.min_confidence))
             bridge = TrackerBridge(table, tracker, snapshot_dir=snapshots, write_image=_write_png)
@@ -160,7 +160,7 @@ def _start_web(table: Any, config: Any, snapshots: Path) -> Any:
     return server
 
 
-def _start_buttons(table: Any, config: Any) -> Any:
+def _start_buttons(table: Any, config: Any, *, pin_factory: Any = None) -> Any:
     from faro_box.devices.buttons import ButtonAction
     from faro_box.live.faro import table_buttons
     from faro_box.table.commands import ConfirmCard, EndDeal, StartDeal, UndoCard
@@ -179,4 +179,4 @@ def _start_buttons(table: Any, config: Any) -> Any:
             players = tuple(state["players"]) or config.players
             table.handle(StartDeal(state["profile"] or config.profile, players, config.house_rules))
 
-    return table_buttons(table, config.buttons.device_settings(), act)
+    return table_buttons(table, config.buttons.device_settings(), act, pin_factory=pin_factory)

@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     recorder: Any = None
     try:
         if window is None:
-            window = getattr(camera, "window", None)
+            window = camera.window
         # Nobody answers questions here: the tracker goes on rather than wait for the dealer.
         tracker = Tracker(Reader(profile), window=window, settings=TrackerSettings(hold=False))
         count, last, base = 0, -1, 0

@@ -14,6 +14,10 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 
+from gpiozero import Button, Factory
+from gpiozero.exc import GPIOZeroError
+
+from faro_box.devices.closing import ClosedByWith
 from faro_box.errors import ConfigError, DeviceError
 
 
@@ -26,15 +30,14 @@ class ButtonAction(enum.Enum):
 DEFAULT_PINS = {ButtonAction.UNDO: 5, ButtonAction.CONFIRM: 6, ButtonAction.NEW_DEAL: 13}
 
 
-class DealerButtons:
+class DealerButtons(ClosedByWith):
     def __init__(self, on_press: Callable[[ButtonAction], None],
                  pins: Mapping[ButtonAction, int | str] | None = None, *,
                  on_stuck: Callable[[ButtonAction], None] | None = None,
                  on_unstuck: Callable[[ButtonAction], None] | None = None,
-                 bounce_time: float = 0.05, stuck_after: float = 5.0) -> None:
-        from gpiozero import Button
-        from gpiozero.exc import GPIOZeroError
-
+                 bounce_time: float = 0.05, stuck_after: float = 5.0,
+                 pin_factory: Factory | None = None) -> None:
+        """``pin_factory``: gpiozero's pin factory for the buttons (gpiozero's default when None)."""
         if bounce_time < 0 or stuck_after <= 0:
             raise ConfigError(f"button timings bounce_time={bounce_time!r} stuck_after={stuck_after!r} "
                               "must be >= 0 and > 0 seconds")
@@ -51,7 +54,7 @@ class DealerButtons:
             for action, pin in pins.items():
                 # Buttons switch to ground against the Pi's internal pull-up.
                 button = Button(pin, pull_up=True, bounce_time=bounce_time or None,
-                                hold_time=stuck_after, hold_repeat=False)
+                                hold_time=stuck_after, hold_repeat=False, pin_factory=pin_factory)
                 self._buttons[action] = button
                 button.when_pressed = lambda _b, a=action: self._pressed(a)
                 button.when_released = lambda _b, a=action: self._released(a)
@@ -66,7 +69,8 @@ class DealerButtons:
     @classmethod
     def from_config(cls, config: Mapping[str, object], on_press: Callable[[ButtonAction], None],
                     on_stuck: Callable[[ButtonAction], None] | None = None,
-                    on_unstuck: Callable[[ButtonAction], None] | None = None) -> DealerButtons:
+                    on_unstuck: Callable[[ButtonAction], None] | None = None, *,
+                    pin_factory: Factory | None = None) -> DealerButtons:
         """``{"undo": 5, "confirm": 6, "new_deal": 13, "bounce_time": 0.05, "stuck_after": 5}``."""
         settings = dict(config)
         timings = {k: settings.pop(k) for k in ("bounce_time", "stuck_after") if k in settings}
@@ -78,7 +82,7 @@ class DealerButtons:
                 raise ConfigError(f"button {key!r} is unknown: use undo, confirm, new_deal, "
                                   "bounce_time, stuck_after") from None
         return cls(on_press, pins or None, on_stuck=on_stuck, on_unstuck=on_unstuck,
-                   **timings)  # type: ignore[arg-type]
+                   pin_factory=pin_factory, **timings)  # type: ignore[arg-type]
 
     def _edge_accepted(self, action: ButtonAction) -> bool:
         now = time.monotonic()

@@ -8,13 +8,16 @@ from typing import Any
 import cv2
 import numpy as np
 
-from faro_box.devices.camera import EndOfVideo, Pacer
+from faro_box.devices.camera_base import EndOfVideo, Pacer
+from faro_box.devices.closing import ClosedByWith
 from faro_box.errors import DeviceError
 
 
-class UsbCamera:
+class UsbCamera(ClosedByWith):
     """A V4L2/USB camera: ``0`` or ``/dev/video0``. A failed grab returns None; the resilient
     wrapper decides when that means the camera is gone."""
+
+    window: list[list[float]] | None = None   # only the simulated box knows where its window is
 
     def __init__(self, device: str, width: int = 1280, height: int = 720, fps: float = 15) -> None:
         if not (device.isdigit() or device.startswith("/dev/")):
@@ -58,8 +61,10 @@ class UsbCamera:
             capture.release()
 
 
-class VideoFileCamera:
+class VideoFileCamera(ClosedByWith):
     """A video file, frame by frame; ``pacer`` holds it to its frame rate, as a camera would."""
+
+    window: list[list[float]] | None = None   # only the simulated box knows where its window is
 
     def __init__(self, path: str, *, pacer: Pacer | None = None) -> None:
         self.path = path

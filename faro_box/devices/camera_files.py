@@ -7,13 +7,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from faro_box.devices.camera import EndOfVideo, Pacer
+from faro_box.devices.camera_base import EndOfVideo, Pacer
+from faro_box.devices.closing import ClosedByWith
 from faro_box.errors import DeviceError
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
 
-class FolderCamera:
+class FolderCamera(ClosedByWith):
+    window: list[list[float]] | None = None   # only the simulated box knows where its window is
+
     def __init__(self, folder: str, *, fps: float = 15, pacer: Pacer | None = None) -> None:
         self.folder = folder
         self.name = f"folder:{Path(folder).name}"

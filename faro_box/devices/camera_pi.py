@@ -13,11 +13,13 @@ from typing import Any
 
 import numpy as np
 
+from faro_box.devices.closing import ClosedByWith
 from faro_box.errors import DeviceError
 
 
 def _picamera2_class() -> Any:
     try:
+        # Pi-only (the `pi` extra): imported when the camera opens, so other machines run without it.
         from picamera2 import Picamera2
     except ImportError:
         raise DeviceError("camera source 'picamera2' needs the picamera2 package "
@@ -25,7 +27,9 @@ def _picamera2_class() -> Any:
     return Picamera2
 
 
-class PiCamera:
+class PiCamera(ClosedByWith):
+    window: list[list[float]] | None = None   # only the simulated box knows where its window is
+
     name = "picamera2"
 
     def __init__(self, width: int = 1280, height: int = 720, fps: float = 15, *, settle: float = 1.0,

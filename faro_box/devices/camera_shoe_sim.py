@@ -21,7 +21,8 @@ import numpy as np
 
 from faro_box.cards import Card
 from faro_box.demo.baccarat import H, W, shuffled_shoe
-from faro_box.devices.camera import Pacer
+from faro_box.devices.camera_base import Pacer
+from faro_box.devices.closing import ClosedByWith
 from faro_box.errors import DeviceError
 from faro_box.vision.sim import synth
 from faro_box.vision.sim.render import render_card
@@ -29,7 +30,9 @@ from faro_box.vision.sim.render import render_card
 Due = Callable[[], tuple[int, bool]]
 
 
-class ShoeSimCamera:
+class ShoeSimCamera(ClosedByWith):
+    window: list[list[float]] | None = None   # only the simulated box knows where its window is
+
     def __init__(self, seed: int, due: Due, *, fps: float = 30.0, pacer: Pacer | None = None,
                  frames_per_card: int = 5, clear_frames: int = 4, retry_after: int = 60) -> None:
         self.seed, self.due = seed, due

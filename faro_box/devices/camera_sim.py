@@ -8,12 +8,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from faro_box.devices.camera import EndOfVideo, Pacer
+from faro_box.devices.camera_base import EndOfVideo, Pacer
+from faro_box.devices.closing import ClosedByWith
 from faro_box.errors import DeviceError
 from faro_box.vision.sim.simbox import FPS, SimBox
 
 
-class SimCamera:
+class SimCamera(ClosedByWith):
     """Deals of the simulated box one after another (seeds ``seed``, ``seed + 1``, …).
 
     ``deals``: how many (None: endless). ``outages``: world frames (start, stop) of the first
@@ -88,7 +89,7 @@ class SimCamera:
 def write_video(box: SimBox, path: str | Path, *, frames: Sequence[int] | None = None, fps: float = FPS) -> int:
     """Write the simulated deal to an MP4 (mp4v) a person can watch; returns the frames written."""
     out = Path(path)
-    writer = cv2.VideoWriter(str(out), cv2.VideoWriter_fourcc(*"mp4v"), fps, (640, 480))
+    writer = cv2.VideoWriter(str(out), cv2.VideoWriter.fourcc(*"mp4v"), fps, (640, 480))
     if not writer.isOpened():
         raise DeviceError(f"cannot write the video {str(out)!r}")
     count = 0

@@ -12,7 +12,10 @@ lit while exactly one card of the rank is left. Beads still at the inner end are
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+
+from gpiozero import CompositeOutputDevice, DigitalOutputDevice, Factory
+from gpiozero.exc import GPIOZeroError
 
 from faro_box.errors import ConfigError, DeviceError
 from faro_box.rules.faro.beads import BeadMark, CaseKeeperState, Rod
@@ -48,42 +51,40 @@ def chain_bits(state: CaseKeeperState) -> list[int]:
     return out
 
 
-class LedCaseKeeper:
-    def __init__(self, data: int | str, clock: int | str, latch: int | str,
-                 enable: int | str | None = None) -> None:
-        from gpiozero import DigitalOutputDevice
-        from gpiozero.exc import GPIOZeroError
+class LedCaseKeeper(CompositeOutputDevice):
+    """The chain's three lines (and /OE) as one gpiozero composite device: ``pin_factory`` as for
+    any gpiozero device (gpiozero's default when None), ``with`` closes it, close() is idempotent."""
 
-        self._devices: list = []
+    def __init__(self, data: int | str, clock: int | str, latch: int | str,
+                 enable: int | str | None = None, *, pin_factory: Factory | None = None) -> None:
+        pins = {"data": data, "clock": clock, "latch": latch, "enable": enable}
+        lines: dict[str, DigitalOutputDevice] = {}
         try:
-            self._data = self._open(DigitalOutputDevice, data)
-            self._clock = self._open(DigitalOutputDevice, clock)
-            self._latch = self._open(DigitalOutputDevice, latch)
-            # Active-low OE: "on" drives the pin low and lets the outputs light.
-            self._enable = (self._open(DigitalOutputDevice, enable, active_high=False)
-                            if enable is not None else None)
+            for name, pin in pins.items():
+                if pin is not None:
+                    # Active-low OE: "on" drives the pin low and lets the outputs light.
+                    lines[name] = DigitalOutputDevice(pin, initial_value=False, active_high=name != "enable",
+                                                      pin_factory=pin_factory)
+            super().__init__(_order=tuple(lines), pin_factory=pin_factory, **lines)
         except (GPIOZeroError, OSError, RuntimeError) as exc:
-            self.close()
+            for line in lines.values():
+                line.close()
             raise DeviceError(f"cannot open the LED case-keeper on GPIO data={data!r} clock={clock!r} "
                               f"latch={latch!r} enable={enable!r}: {exc}") from None
-        self._closed = False
-
-    def _open(self, cls, pin, **kwargs):
-        device = cls(pin, initial_value=False, **kwargs)
-        self._devices.append(device)
-        return device
+        self._data, self._clock, self._latch = lines["data"], lines["clock"], lines["latch"]
+        self._enable = lines.get("enable")
 
     @classmethod
-    def from_config(cls, config: Mapping[str, object]) -> LedCaseKeeper:
+    def from_config(cls, config: Mapping[str, object], *, pin_factory: Factory | None = None) -> LedCaseKeeper:
         unknown = set(config) - set(DEFAULT_PINS)
         if unknown:
             raise ConfigError(f"LED case_keeper key {sorted(unknown)[0]!r} is unknown: "
                               f"use {', '.join(DEFAULT_PINS)}")
         pins = {**DEFAULT_PINS, **config}
-        return cls(**pins)  # type: ignore[arg-type]
+        return cls(**pins, pin_factory=pin_factory)  # type: ignore[arg-type]
 
     def show(self, state: CaseKeeperState) -> None:
-        if self._closed:
+        if self.closed:
             raise DeviceError("the LED case-keeper was closed; it cannot show a state")
         self._latch.off()
         for bit in chain_bits(state):
@@ -95,8 +96,8 @@ class LedCaseKeeper:
         if self._enable is not None:
             self._enable.on()
 
-    def close(self) -> None:
-        self._closed = True
-        for device in reversed(self._devices):
-            device.close()
-        self._devices.clear()
+    # The Pi's GPIO lines have no link of their own that could fail between states.
+    fault: str | None = None
+
+    def watch(self, callback: Callable[[str | None], None]) -> None:
+        """Nothing to hear: a fault shows as an error from show()."""

@@ -20,6 +20,9 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+import serial
+
+from faro_box.devices.closing import ClosedByWith
 from faro_box.devices.servo_frames import (
     PROTOCOL,
     FirmwareState,
@@ -28,11 +31,16 @@ from faro_box.devices.servo_frames import (
     parse_positions_line,
     state_frame,
     to_tenths,
+    unseal,
 )
 from faro_box.errors import ConfigError, DeviceError, ProtocolError
 from faro_box.rules.faro.beads import CaseKeeperState
 
 log = logging.getLogger(__name__)
+
+# A query is asked again once if no answer came (noise can damage the command itself), within
+# the 2 s a caller waits by default.
+QUERY_ATTEMPTS = 2
 
 SETTINGS = ("port", "baudrate", "ack_timeout", "max_attempts", "reconnect_interval", "heartbeat")
 
@@ -55,8 +63,6 @@ class _Port:
     """A serial port read line by line, tolerant of garbage between lines."""
 
     def __init__(self, path: str, baudrate: int) -> None:
-        import serial
-
         self.serial_errors = (serial.SerialException, OSError)
         try:
             self.serial = serial.Serial(path, baudrate, timeout=0.02, write_timeout=2.0)
@@ -74,12 +80,23 @@ class _Port:
             if cut >= 0:
                 line = bytes(self.buffer[:cut]).decode("ascii", "replace").strip("\r\x00 ")
                 del self.buffer[: cut + 1]
+                if line.startswith("FAULT "):   # the firmware's own report of an error it survived
+                    log.warning("servo case-keeper firmware: %s", line[6:])
+                    continue
                 return line
             if time.monotonic() >= deadline:
                 return None
             self.buffer.extend(self.serial.read(max(1, self.serial.in_waiting)))
             if len(self.buffer) > 4096:   # a firmware never sends this without a newline
                 del self.buffer[:-1024]
+
+    def pending_lines(self) -> list[str]:
+        """Every whole line already received, read without waiting."""
+        self.buffer.extend(self.serial.read(self.serial.in_waiting))
+        lines = []
+        while (line := self.read_line(0.0)) is not None:
+            lines.append(line)
+        return lines
 
     def close(self) -> None:
         try:
@@ -88,7 +105,7 @@ class _Port:
             pass
 
 
-class ServoCaseKeeper:
+class ServoCaseKeeper(ClosedByWith):
     def __init__(self, port: str, *, baudrate: int = 115200, ack_timeout: float = 0.5,
                  max_attempts: int = 4, reconnect_interval: float = 0.25, heartbeat: float = 1.0) -> None:
         self.path = port
@@ -231,10 +248,16 @@ class ServoCaseKeeper:
             raise
         with self._cond:
             # Continue after the firmware's own counter, and resend the whole state.
+            shown = self._seq
             self._seq = int(pong.split()[1])
             self._sent = None
             self._acked = None
             self._cond.notify_all()
+        if shown and self._seq == 0:
+            # It had our state and now shows none: it restarted while the link was down
+            # (a reboot can outlast the attempts before the port is reopened).
+            self.stats.firmware_restarts += 1
+            log.info("servo case-keeper firmware on %s restarted while the link was down", self.path)
         self._port = port
         return version
 
@@ -391,13 +414,42 @@ class ServoCaseKeeper:
         assert self._port is not None
         with self._cond:
             command, box, done = self._queries.pop(0)
+        try:
+            box[0] = self._ask(command)
+        finally:
+            done.set()
+
+    def _ask(self, command: str) -> str | None:
+        """The reply to one command, never a stray line that was waiting or arrived beside it."""
+        assert self._port is not None
         verb = command.split()[0]
         expected = {"GET": "STATE", "PING": "PONG"}.get(verb, verb)
-        self._port.write(command.encode("ascii") + b"\n")
-        deadline = time.monotonic() + max(self.ack_timeout, 1.0)
-        while (line := self._port.read_line(deadline)) is not None:
-            words = line.split()
-            if words[:1] == [expected] or words[:2] in (["OK", verb], ["ERR", "-"]):
-                box[0] = line
-                break
-        done.set()
+        sealed = expected in ("STATE", "WHERE")
+        for stray in self._port.pending_lines():     # replies nobody waited for, and noise
+            if stray.split()[:1] == ["READY"]:
+                self._firmware_restarted()
+        for _ in range(QUERY_ATTEMPTS):
+            self._port.write(b"\n" + command.encode("ascii") + b"\n")
+            deadline = time.monotonic() + max(self.ack_timeout, 1.0)
+            while (line := self._port.read_line(deadline)) is not None:
+                words = line.split()
+                if words[:1] == ["READY"]:
+                    self._firmware_restarted()
+                elif words[:1] == [expected] and (not sealed or _sealed(line)):
+                    return line
+                elif words[:2] == ["OK", verb]:
+                    return line
+                elif words[:2] == ["ERR", "-"] and verb not in ("GET", "WHERE", "PING", "VERSION"):
+                    # The refusal of this command (CAL ...), unless it is about a damaged line,
+                    # which may be noise before ours: the answer to ours may still come.
+                    if words[2:3] not in (["bad-bytes"], ["too-long"], ["checksum"]):
+                        return line
+        return None
+
+
+def _sealed(line: str) -> bool:
+    try:
+        unseal(line)
+    except ProtocolError:
+        return False
+    return True

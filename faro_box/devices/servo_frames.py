@@ -27,7 +27,8 @@ def seal(body: str) -> str:
 def unseal(line: str) -> str:
     """The body of a sealed line; ProtocolError when its checksum is missing or wrong."""
     body, _, given = line.rpartition(" ")
-    if not body or len(given) != 4 or given.upper() != f"{crc16(body.encode('ascii', 'replace')):04X}":
+    # Four upper-case hex digits, exactly as the firmware writes them (firmware/PROTOCOL.md).
+    if not body or given != f"{crc16(body.encode('ascii', 'replace')):04X}":
         raise ProtocolError(f"line {line[:60]!r} has no valid checksum")
     return body
 

@@ -3,7 +3,7 @@
 # storage as an object with .load(name) and .save(name, value), so tests run it in CPython.
 
 from fbproto import (
-    BEADS, PROTOCOL, RODS, VERSION, format_positions, is_newer, parse_positions, seal, unseal,
+    BEADS, PROTOCOL, RODS, VERSION, format_positions, is_newer, is_whole, parse_positions, seal, unseal,
 )
 
 DEFAULT_CALIBRATION = (1000, 2000, 1)
@@ -26,6 +26,10 @@ class Keeper:
         self.calibration = self._load_calibration()
         self.targets = self.home()
         self.current = [float(v) for v in self.targets]
+        # What the servos stand at: the beads themselves, or in the 13-servo build each rod's
+        # carriage, which glides on its own so that it too keeps the speed limit when the rod's
+        # newest bead changes.
+        self.standing = [float(v) for v in self.servo_positions(self.targets)] if self.carriage else self.current
         self._sent = [None] * servos.count
         # Power just returned: go straight to the safe position (every bead at the inner end).
         self._drive(force=True)
@@ -66,29 +70,25 @@ class Keeper:
         return out
 
     def step(self, elapsed_ms):
-        # Glide: no bead moves faster than the speed limit, however far its target jumped.
+        # Glide: no bead and no servo moves faster than the speed limit, however far its target jumped.
         limit = self.speed * max(0, elapsed_ms)
-        for i in range(BEADS):
-            gap = self.targets[i] - self.current[i]
-            if gap > limit:
-                self.current[i] += limit
-            elif gap < -limit:
-                self.current[i] -= limit
-            else:
-                self.current[i] = float(self.targets[i])
+        _glide(self.current, self.targets, limit)
+        if self.carriage:
+            _glide(self.standing, self.servo_positions(self.targets), limit)
         self._drive()
 
     def _drive(self, force=False):
-        positions = self.servo_positions(self.current)
         for servo in range(self.servos.count):
-            us = self.pulse(servo, positions[servo])
+            us = self.pulse(servo, self.standing[servo])
             if force or us != self._sent[servo]:
                 self.servos.write(servo, us)
                 self._sent[servo] = us
 
     @property
     def moving(self):
-        return any(abs(c - t) > 0.01 for c, t in zip(self.current, self.targets))
+        if self.carriage and _apart(self.standing, self.servo_positions(self.targets)):
+            return True
+        return _apart(self.current, self.targets)
 
     # ---- commands ----------------------------------------------------------------------
     def handle(self, line):
@@ -123,7 +123,7 @@ class Keeper:
         if body is None:
             return "ERR - checksum"
         words = body.split(" ")
-        if len(words) != 3 or not words[1].isdigit():
+        if len(words) != 3 or not is_whole(words[1]) or words[1][0] == "-":
             return "ERR - format expected STATE <seq> <52 positions> <crc>"
         seq = int(words[1])
         if not 0 < seq < 65536:
@@ -146,7 +146,7 @@ class Keeper:
             except OSError as exc:
                 return "ERR - io cannot save calibration: %s" % exc
             return "OK CAL SAVE"
-        if not args or not all(a.lstrip("-").isdigit() for a in args):
+        if not args or len(args) not in (1, 4) or not all(is_whole(a) for a in args):
             return "ERR - format expected CAL <servo> [<min_us> <max_us> <1|-1>] or CAL SAVE"
         servo = int(args[0])
         if not 0 <= servo < self.servos.count:
@@ -161,6 +161,24 @@ class Keeper:
         self._sent[servo] = None
         self._drive()
         return "OK CAL %d" % servo
+
+
+def _glide(now, goal, limit):
+    for i in range(len(now)):
+        gap = goal[i] - now[i]
+        if gap > limit:
+            now[i] += limit
+        elif gap < -limit:
+            now[i] -= limit
+        else:
+            now[i] = float(goal[i])
+
+
+def _apart(now, goal):
+    for i in range(len(now)):
+        if abs(now[i] - goal[i]) > 0.01:
+            return True
+    return False
 
 
 def _valid_calibration(entry):

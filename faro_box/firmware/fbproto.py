@@ -7,6 +7,8 @@ RODS = 13
 BEADS = 52
 MAX_LINE = 640
 SEQ_MODULO = 65536
+HEX_DIGITS = "0123456789ABCDEF"
+DECIMAL_DIGITS = "0123456789"
 
 
 def _crc_table():
@@ -41,13 +43,16 @@ def unseal(line):
     if cut < 0:
         return None
     body, given = line[:cut], line[cut + 1:]
-    if len(given) != 4:
+    # Exactly four upper-case hex digits: int(x, 16) alone would also take "0x1F", "+1FF", "1_FF".
+    if len(given) != 4 or not all(c in HEX_DIGITS for c in given):
         return None
-    try:
-        value = int(given, 16)
-    except ValueError:
-        return None
-    return body if value == crc16(body.encode()) else None
+    return body if int(given, 16) == crc16(body.encode()) else None
+
+
+def is_whole(text):
+    # A whole number as the protocol writes it: digits, one optional leading minus. "--5" is not.
+    digits = text[1:] if text[:1] == "-" else text
+    return len(digits) > 0 and all(c in DECIMAL_DIGITS for c in digits)
 
 
 def format_positions(values):
@@ -61,7 +66,7 @@ def parse_positions(text, limit):
         raise ValueError("need %d positions, got %d" % (BEADS, len(parts)))
     values = []
     for part in parts:
-        if not part or not part.isdigit():
+        if not is_whole(part) or part[0] == "-":
             raise ValueError("position %r is not a whole number" % part)
         value = int(part)
         if value > limit:

@@ -41,7 +41,8 @@ class Pca9685Servos:
     def write(self, index, us):
         address = self.addresses[index // PCA_CHANNELS]
         channel = index % PCA_CHANNELS
-        ticks = min(4095, us * 4096 // PERIOD_US)
+        # The nearest of the 4096 steps in a period: rounding down would stand a servo short.
+        ticks = min(4095, (us * 4096 + PERIOD_US // 2) // PERIOD_US)
         self.i2c.writeto_mem(address, PCA_LED0 + 4 * channel, bytes([0, 0, ticks & 0xFF, ticks >> 8]))
 
 

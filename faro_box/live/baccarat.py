@@ -112,7 +112,7 @@ def open_bank_camera(config: Any, table: Any, *, settle_s: float = SIM_BETS_SETT
     return camera
 
 
-def start_bank_buttons(table: Any, config: Any) -> Any:
+def start_bank_buttons(table: Any, config: Any, *, pin_factory: Any = None) -> Any:
     """The dealer's three buttons at a bank: undo the last card; confirm the reader's best guess;
     a new bank (the banker leaving first when the bank is still running between coups)."""
     from faro_box.devices.buttons import ButtonAction
@@ -135,4 +135,4 @@ def start_bank_buttons(table: Any, config: Any) -> Any:
             if start is not None:
                 table.handle(start)
 
-    return table_buttons(table, config.buttons.device_settings(), act)
+    return table_buttons(table, config.buttons.device_settings(), act, pin_factory=pin_factory)

@@ -217,9 +217,11 @@ class TrackerBridge:
             self.tracker.resume([*cards, None] if state["pending"] is not None else cards)
 
 
-def table_buttons(table: Table, settings: Any, act: Callable[[Any, dict[str, Any]], None]) -> Any:
+def table_buttons(table: Table, settings: Any, act: Callable[[Any, dict[str, Any]], None], *,
+                  pin_factory: Any = None) -> Any:
     """The dealer's GPIO buttons on ``table``: ``act(action, state)`` does what a press means in
-    the game at hand; a refusal is logged, a stuck button is a fault on the display until freed."""
+    the game at hand; a refusal is logged, a stuck button is a fault on the display until freed.
+    ``pin_factory``: gpiozero's, for the buttons (its default when None)."""
     from faro_box.devices.buttons import ButtonAction, DealerButtons
 
     def pressed(action: ButtonAction) -> None:
@@ -234,7 +236,7 @@ def table_buttons(table: Table, settings: Any, act: Callable[[Any, dict[str, Any
     def unstuck(action: ButtonAction) -> None:
         table.clear_fault(f"button {action.value}")
 
-    return DealerButtons.from_config(settings, pressed, stuck, unstuck)
+    return DealerButtons.from_config(settings, pressed, stuck, unstuck, pin_factory=pin_factory)
 
 
 class SystemdNotifier:

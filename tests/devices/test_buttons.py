@@ -6,18 +6,10 @@ import time
 
 import pytest
 from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPin
+from gpiozero.pins.mock import MockPin
 
 from faro_box.devices.buttons import ButtonAction, DealerButtons
 from faro_box.errors import ConfigError, DeviceError
-
-
-@pytest.fixture
-def factory():
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = None
 
 
 def press(pin, hold=0.0):
@@ -26,22 +18,22 @@ def press(pin, hold=0.0):
     pin.drive_high()
 
 
-def test_each_button_calls_its_action_once_per_press(factory):
+def test_each_button_calls_its_action_once_per_press(mock_pins):
     pressed: list[ButtonAction] = []
-    buttons = DealerButtons(pressed.append, bounce_time=0.01)
-    press(factory.pin(5))
+    buttons = DealerButtons(pressed.append, bounce_time=0.01, pin_factory=mock_pins)
+    press(mock_pins.pin(5))
     time.sleep(0.02)
-    press(factory.pin(6))
+    press(mock_pins.pin(6))
     time.sleep(0.02)
-    press(factory.pin(13))
+    press(mock_pins.pin(13))
     assert pressed == [ButtonAction.UNDO, ButtonAction.CONFIRM, ButtonAction.NEW_DEAL]
     buttons.close()
 
 
-def test_contact_bounce_within_bounce_time_is_one_press(factory):
+def test_contact_bounce_within_bounce_time_is_one_press(mock_pins):
     pressed: list[ButtonAction] = []
-    DealerButtons(pressed.append, {ButtonAction.UNDO: 5}, bounce_time=0.2)
-    pin = factory.pin(5)
+    DealerButtons(pressed.append, {ButtonAction.UNDO: 5}, bounce_time=0.2, pin_factory=mock_pins)
+    pin = mock_pins.pin(5)
     for _ in range(5):           # a bouncing contact: five closures in a few microseconds
         pin.drive_low()
         pin.drive_high()
@@ -51,12 +43,12 @@ def test_contact_bounce_within_bounce_time_is_one_press(factory):
     assert pressed == [ButtonAction.UNDO, ButtonAction.UNDO]
 
 
-def test_a_button_stuck_down_is_reported_once_and_fires_nothing(factory):
+def test_a_button_stuck_down_is_reported_once_and_fires_nothing(mock_pins):
     pressed: list[ButtonAction] = []
     stuck: list[ButtonAction] = []
     buttons = DealerButtons(pressed.append, {ButtonAction.CONFIRM: 6}, on_stuck=stuck.append,
-                            bounce_time=0.0, stuck_after=0.1)
-    pin = factory.pin(6)
+                            bounce_time=0.0, stuck_after=0.1, pin_factory=mock_pins)
+    pin = mock_pins.pin(6)
     pin.drive_low()
     time.sleep(0.5)              # several hold periods: still one report
     assert stuck == [ButtonAction.CONFIRM] and buttons.stuck == {ButtonAction.CONFIRM}
@@ -75,21 +67,31 @@ class WeldedPin(MockPin):
         self.drive_low()
 
 
-def test_a_button_already_down_when_opened_is_stuck_not_pressed(factory):
-    factory.pin(13, pin_class=WeldedPin)
+def test_a_button_already_down_when_opened_is_stuck_not_pressed(mock_pins):
+    mock_pins.pin(13, pin_class=WeldedPin)
     pressed: list[ButtonAction] = []
     stuck: list[ButtonAction] = []
-    DealerButtons(pressed.append, {ButtonAction.NEW_DEAL: 13}, on_stuck=stuck.append)
+    DealerButtons(pressed.append, {ButtonAction.NEW_DEAL: 13}, on_stuck=stuck.append, pin_factory=mock_pins)
     assert stuck == [ButtonAction.NEW_DEAL] and pressed == []
 
 
-def test_configuration_names_buttons_and_refuses_unknown_ones(factory):
+def test_configuration_names_buttons_and_refuses_unknown_ones(mock_pins):
     pressed: list[ButtonAction] = []
-    buttons = DealerButtons.from_config({"undo": 20, "bounce_time": 0}, pressed.append)
-    press(factory.pin(20))
+    buttons = DealerButtons.from_config({"undo": 20, "bounce_time": 0}, pressed.append, pin_factory=mock_pins)
+    press(mock_pins.pin(20))
     assert pressed == [ButtonAction.UNDO]
     buttons.close()
     with pytest.raises(ConfigError, match="'redo'"):
-        DealerButtons.from_config({"redo": 21}, pressed.append)
+        DealerButtons.from_config({"redo": 21}, pressed.append, pin_factory=mock_pins)
     with pytest.raises(DeviceError, match="cannot open the dealer buttons"):
-        DealerButtons(pressed.append, {ButtonAction.UNDO: 99})
+        DealerButtons(pressed.append, {ButtonAction.UNDO: 99}, pin_factory=mock_pins)
+
+
+def test_the_buttons_close_once_or_twice_and_with_a_with(mock_pins):
+    pressed: list[ButtonAction] = []
+    with DealerButtons(pressed.append, {ButtonAction.UNDO: 5}, bounce_time=0, pin_factory=mock_pins) as buttons:
+        press(mock_pins.pin(5))
+    buttons.close()                                     # again: nothing happens
+    press(mock_pins.pin(5))                             # closed: nothing fires
+    assert pressed == [ButtonAction.UNDO] and Device.pin_factory is None
+    DealerButtons(pressed.append, {ButtonAction.UNDO: 5}, pin_factory=mock_pins).close()   # the pin was freed

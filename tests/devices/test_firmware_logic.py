@@ -131,3 +131,72 @@ def test_the_pca9685_boards_run_at_50_hz_and_get_each_servos_pulse():
     assert bus.writes[-1] == (0x41, 0x06 + 4, bytes([0, 0, 307 & 0xFF, 307 >> 8]))
     with pytest.raises(ValueError, match="52 servos need 4"):
         fbservo.Pca9685Servos(bus, [0x40], 52, lambda ms: None)
+
+
+def test_calibration_numbers_with_a_doubled_minus_are_refused_not_fatal(tmp_path):
+    k = keeper(tmp_path)
+    for line in ("CAL --5", "CAL 0 1000 2000 --1", "CAL -", "CAL 0 1000", "CAL 0 ١٠٠٠ 2000 1"):
+        assert k.handle(line).startswith("ERR - format"), line
+    assert k.handle("CAL 0") == "CAL 0 1000 2000 1"
+
+
+def test_a_checksum_is_four_upper_case_hex_digits_only():
+    body = "STATE 1 " + ",".join(["0"] * 52)
+    crc = fbproto.crc16(body.encode())
+    assert fbproto.unseal(f"{body} {crc:04X}") == body
+    for given in (f"{crc:04x}", f"0x{crc & 0xFF:02X}", f"+{crc & 0xFFF:03X}", f"{crc >> 12:X}_{crc & 0xFF:02X}"):
+        assert fbproto.unseal(f"{body} {given}") is None, given
+    # Bodies whose checksum each non-digit spelling would otherwise match.
+    for spell, fits in ((lambda c: f"0x{c:02X}", lambda c: c < 0x100),
+                        (lambda c: f"+{c:03X}", lambda c: c < 0x1000),
+                        (lambda c: f"{c >> 8:X}_{c & 0xFF:02X}", lambda c: 0x100 <= c < 0x1000)):
+        seq = next(s for s in range(1, 65536) if fits(fbproto.crc16(f"STATE {s} 0".encode())))
+        line = f"STATE {seq} 0"
+        assert fbproto.unseal(f"{line} {spell(fbproto.crc16(line.encode()))}") is None
+
+
+def test_a_carriage_never_jumps_when_its_rods_newest_bead_changes(tmp_path):
+    k = keeper(tmp_path, count=13, speed=80)
+    limit_us = 80 * 10 / 1000 * 20 * 1000 / 1200 + 1      # 20 ms at 80 mm/s, in microseconds, + rounding
+    seen = dict(k.servos.pulses)
+    for cards in range(1, 53):
+        k.handle(frame(cards, cards))
+        for _ in range(3):                                  # the next card comes mid-glide
+            k.step(20)
+            for servo, us in k.servos.pulses.items():
+                assert abs(us - seen[servo]) <= limit_us, (cards, servo, us, seen[servo])
+            seen = dict(k.servos.pulses)
+    for _ in range(200):
+        k.step(20)
+    want = to_tenths(case_keeper(FULL_DECK[:52]).flat_positions())
+    assert k.standing == [float(p) for p in k.servo_positions(list(want))] and not k.moving
+
+
+def test_pca9685_ticks_are_the_nearest_to_the_pulse():
+    class I2C:
+        def __init__(self):
+            self.writes = []
+
+        def writeto_mem(self, address, register, data):
+            self.writes.append(bytes(data))
+
+    bus = I2C()
+    servos = fbservo.Pca9685Servos(bus, [0x40], 16, lambda ms: None)
+    for us in (1000, 1502, 1999, 2000, 2499):
+        servos.write(0, us)
+        ticks = bus.writes[-1][2] | bus.writes[-1][3] << 8
+        assert abs(ticks * 20000 / 4096 - us) <= 20000 / 4096 / 2, us
+
+
+def test_the_host_reads_a_checksum_exactly_as_the_firmware_writes_it():
+    from faro_box.devices.servo_frames import unseal
+    from faro_box.errors import ProtocolError
+
+    sealed = fbproto.seal("STATE 4 " + ",".join(["0"] * 52))
+    body, crc = sealed.rsplit(" ", 1)
+    assert unseal(sealed) == body
+    assert crc != crc.lower()                      # this body's checksum has hex letters
+    with pytest.raises(ProtocolError, match="no valid checksum"):
+        unseal(f"{body} {crc.lower()}")
+    with pytest.raises(ProtocolError):
+        unseal(f"{body} {crc}0")

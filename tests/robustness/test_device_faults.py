@@ -10,8 +10,6 @@ from dataclasses import dataclass
 
 import pytest
 from fault_repeat import REPEAT
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
 from pty_cable import Cable, Firmware
 
 from faro_box.cards import Card
@@ -129,10 +127,9 @@ web = false
 
 
 @pytest.mark.parametrize("rep", range(REPEAT))
-def test_a_stuck_button_is_reported_once_cleared_on_release_and_fires_nothing(tmp_path, rep):
+def test_a_stuck_button_is_reported_once_cleared_on_release_and_fires_nothing(tmp_path, rep, mock_pins):
     import tomllib
 
-    Device.pin_factory = MockFactory()
     journal = Journal(tmp_path / "journal.sqlite")
     try:
         config = parse_config(tomllib.loads(CONFIG.format(journal=tmp_path / "journal.sqlite")))
@@ -141,8 +138,8 @@ def test_a_stuck_button_is_reported_once_cleared_on_release_and_fires_nothing(tm
         table.handle(StartDeal("foster", ("ann", "bob"), {}))
         cards = random.Random(rep).randint(2, 48)
         deal(table, cards)
-        buttons = _start_buttons(table, config)
-        undo = Device.pin_factory.pin(config.buttons.undo)
+        buttons = _start_buttons(table, config, pin_factory=mock_pins)
+        undo = mock_pins.pin(config.buttons.undo)
         undo.drive_low()                                # pressed ... and stuck there
         time.sleep(0.8)                                 # four hold periods
         state = table.state()
@@ -161,8 +158,6 @@ def test_a_stuck_button_is_reported_once_cleared_on_release_and_fires_nothing(tm
         buttons.close()
     finally:
         journal.close()
-        Device.pin_factory.reset()
-        Device.pin_factory = None
 
 
 @dataclass(frozen=True)
