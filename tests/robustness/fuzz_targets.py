@@ -420,7 +420,7 @@ class JournalTarget:
     def check(self, case: tuple[str, Any]) -> str:
         self.n += 1
         path = self.folder / f"case{self.n % 4}.sqlite"
-        for suffix in ("", "-wal", "-shm"):
+        for suffix in ("", "-wal", "-shm", "-head"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
         kind, value = case
         if kind == "bytes":
