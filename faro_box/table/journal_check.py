@@ -69,6 +69,12 @@ def _refused(name: str, what: str) -> JournalError:
     return JournalError(f"the journal {name!r} {what}; left untouched ({SALVAGE_HINT})")
 
 
+def _lost(path: Path, state: str, have: int, recorded: int) -> JournalError:
+    return _refused(str(path), f"{state}, but its note {str(note_path(path))!r} records {recorded} entries: "
+                               f"entries {have + 1}..{recorded} were lost (a deleted, truncated or damaged "
+                               "-wal file, or a file cut short)")
+
+
 class View:
     """A read-only connection to what the journal file holds, the WAL's commits included."""
 
@@ -191,8 +197,7 @@ def check_file(path: Path) -> Inspection:
         raise JournalError(f"the journal {name!r} is a directory")
     if not path.exists() or path.stat().st_size == 0:
         if recorded:
-            state = "is missing" if not path.exists() else "is empty (0 bytes)"
-            raise _refused(name, f"{state}, but its note {str(note_path(path))!r} records {recorded} entries")
+            raise _lost(path, "is missing" if not path.exists() else "is empty (0 bytes)", 0, recorded)
         return fresh
     with path.open("rb") as handle:
         if handle.read(16) != b"SQLite format 3\x00":
@@ -205,8 +210,7 @@ def check_file(path: Path) -> Inspection:
         version = _schema(view.conn, name)
         if version == 0:
             if recorded:
-                raise _refused(name, f"holds no entries (an empty SQLite file), but its note "
-                                     f"{str(note_path(path))!r} records {recorded}")
+                raise _lost(path, "holds no entries (an SQLite file with nothing in it)", 0, recorded)
             return fresh
         head, at_note = Head(0, GENESIS), GENESIS
         for entry, digest in walk_chain(view.conn, name, version):
@@ -222,9 +226,7 @@ def check_file(path: Path) -> Inspection:
             raise _refused(name, f"holds {head.count} entries but its note {str(note_path(path))!r} is "
                                  "missing, so entries lost from its end would go unseen")
     elif head.count < note.count:
-        raise _refused(name, f"holds {head.count} entries but its note {str(note_path(path))!r} records "
-                             f"{note.count}: entries {head.count + 1}..{note.count} were lost "
-                             "(a deleted, truncated or damaged -wal file, or a cut-short file)")
+        raise _lost(path, f"holds {head.count} entries", head.count, note.count)
     elif at_note != note.hash:
         raise _refused(name, f"does not match its note {str(note_path(path))!r}: entry {note.count} "
                              "differs from the one the note records")
