@@ -274,8 +274,11 @@ def test_the_command_line_refuses_a_lost_wal_in_one_line_and_salvages_what_is_le
     data = bytearray(Path(f"{path}-wal").read_bytes())
     data[len(data) // 2] ^= 0x04
     Path(f"{path}-wal").write_bytes(bytes(data))
+    config = tmp_path / "config.toml"
+    config.write_text(f'journal = "{path}"\n[display]\nweb = false\n[camera]\nsource = "sim:1"\n')
     before = _fingerprint(path)
-    for words in (["export", "--journal", str(path)], ["journal", "check", "--journal", str(path)]):
+    for words in (["run", "--config", str(config)], ["export", "--journal", str(path)],
+                  ["journal", "check", "--journal", str(path)]):
         done = subprocess.run([sys.executable, "-m", "faro_box.cli", *words], capture_output=True, text=True,
                               timeout=60)
         assert done.returncode == 1 and done.stdout == ""
