@@ -21,6 +21,7 @@ MAX_CONFIG_CHARS = 1 << 20
 MAX_PLAYERS = 20                 # players at one faro deal
 MAX_BANK_PLAYERS = 10            # players of a Baccarat Banque bank besides the banker (3-11 seated)
 MAX_NAME = 40                    # characters of a player's (or the banker's) name
+MAX_BET_ID = 40                  # characters of a bet's id
 MAX_STAKE = 100_000              # chips on one faro bet
 MAX_BANK_STAKE = 1000            # chips on one Baccarat Banque bet
 MAX_FUND = 100                   # a bank's fund comes out of the banker's own 100 chips

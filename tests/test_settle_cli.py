@@ -150,19 +150,32 @@ def test_settle_refuses_the_players_the_table_refuses_in_the_same_words(players)
     assert done.stderr == f"faro-box settle: {refusal}\n"
 
 
-def test_settle_refuses_the_stake_the_table_refuses_in_the_same_words():
-    from faro_box.limits import MAX_STAKE
+LIMIT_ACTIONS = {
+    "a stake of 10**18": ("place", {"id": "a1", "kind": "rank", "ranks": ["9"], "stake": 10**18}),
+    "a 41-character bet id": ("place", {"id": "x" * 41, "kind": "rank", "ranks": ["9"], "stake": 2}),
+    "a bet id with a control character": ("place", {"id": "a\x001", "kind": "rank", "ranks": ["9"], "stake": 2}),
+    "withdrawing a 41-character bet id": ("withdraw", "x" * 41),
+}
 
+
+@pytest.mark.parametrize(("verb", "what"), LIMIT_ACTIONS.values(), ids=LIMIT_ACTIONS.keys())
+def test_settle_refuses_the_action_the_table_refuses_in_the_same_words(verb, what):
     start = {"type": "start_deal", "profile": "teaching", "players": ["ann", "bob"]}
-    bet = {"id": "a1", "kind": "rank", "ranks": ["9"], "stake": 10**18}
-    refusal = _table_refusal(start, {"type": "place", "player": "ann", "spec": bet})
-    assert "limit" in refusal
-    done = settle("-", stdin=json.dumps({**EXAMPLE, "actions": [{"at": 1, "player": "ann", "place": bet}]}))
+    command = {"type": "place", "player": "ann", "spec": what} if verb == "place" else \
+        {"type": verb, "player": "ann", "bet_id": what}
+    refusal = _table_refusal(start, command)
+    done = settle("-", stdin=json.dumps({**EXAMPLE, "actions": [{"at": 1, "player": "ann", verb: what}]}))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["rejected"] == [{"action": 0, "error": refusal}]
-    # The limit itself is a stake both take.
-    at_limit = {**bet, "stake": MAX_STAKE}
-    done = settle("-", stdin=json.dumps({**EXAMPLE, "actions": [{"at": 1, "player": "ann", "place": at_limit}]}))
+
+
+def test_the_limits_themselves_are_taken_by_settle():
+    from faro_box.limits import MAX_BET_ID, MAX_STAKE
+
+    bet = {"id": "x" * MAX_BET_ID, "kind": "rank", "ranks": ["9"], "stake": MAX_STAKE}
+    done = settle("-", stdin=json.dumps({**EXAMPLE, "players": [f"p{i}" for i in range(19)] + ["ann"],
+                                         "actions": [{"at": 1, "player": "ann", "place": bet}]}))
+    assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["rejected"] == []
 
 

@@ -16,9 +16,16 @@ from typing import Any, ClassVar
 
 from faro_box.cards import DECK_SIZE, Card
 from faro_box.errors import CardError, ScriptError
-from faro_box.limits import MAX_PLAYERS, MAX_STAKE, check_player, check_players, check_stake, check_text
+from faro_box.limits import (
+    MAX_BET_ID,
+    MAX_PLAYERS,
+    MAX_STAKE,
+    check_player,
+    check_players,
+    check_stake,
+    check_text,
+)
 
-MAX_BET_ID = 40
 MAX_PROFILE_NAME = 40
 MAX_CANDIDATES = 10
 MAX_SNAPSHOT = 500

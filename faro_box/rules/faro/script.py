@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from faro_box.cards import DECK_SIZE, FULL_DECK, Card, parse_deck
 from faro_box.errors import CardError, FaroBoxError, ProfileError, RuleError, ScriptError
-from faro_box.limits import MAX_PLAYERS, MAX_STAKE, check_players, check_stake
+from faro_box.limits import MAX_BET_ID, MAX_PLAYERS, MAX_STAKE, check_players, check_stake, check_text
 from faro_box.rules.faro.deal import BANKER, LAST_TURN, Deal
 from faro_box.rules.faro.profiles import Profile, find_profile
 from faro_box.rules.faro.result_line import result_line
@@ -189,14 +189,19 @@ def _apply(deal: Deal, action: object) -> bool:
     if verb == "place":
         spec = action["place"]
         if isinstance(spec, Mapping):
+            # The live table's limits, in its words and its order (table/commands.py's PlaceBet).
+            if "id" in spec:
+                check_text(spec["id"], "a bet id", MAX_BET_ID, RuleError)
             check_stake(spec.get("stake"), MAX_STAKE, RuleError)
         deal.place(player, spec)
-    elif verb == "withdraw":
-        deal.withdraw(player, action["withdraw"])
+        return False
+    bet_id = check_text(action[verb], "a bet id", MAX_BET_ID, RuleError)
+    if verb == "withdraw":
+        deal.withdraw(player, bet_id)
     elif verb == "bar":
-        deal.bar(player, action["bar"])
+        deal.bar(player, bet_id)
     else:
-        deal.release(player, action["release"])
+        deal.release(player, bet_id)
     return False
 
 
