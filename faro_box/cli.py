@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "settle",
     "replay",
     "export",
+    "journal",
     "demo",
     "baccarat_demo",
     "exhibit",

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from faro_box.errors import ConfigError, FaroBoxError
-from faro_box.limits import MAX_CONFIG_CHARS, read_limited
-from faro_box.table.commands import MAX_PLAYERS, StartDeal
+from faro_box.limits import MAX_CONFIG_CHARS, MAX_FUND, MAX_PLAYERS, read_limited
+from faro_box.table.commands import StartDeal
 
 CAMERA_SOURCES = ("picamera2", "synthetic")
 GAMES = ("faro", "baccarat_banque")
@@ -40,6 +40,17 @@ CASE_KEEPER_KINDS = ("screen", "fake", "led", "servo")
 LANGUAGES = ("en", "ru", "fr")
 LED_PINS = ("data", "clock", "latch", "enable")
 GEOMETRY_KEYS = ("rod_length", "bead", "gap")
+# Upper bounds: a number past these is a typo or an attack, never a setting, and left unbounded
+# it reaches a device or a loop that cannot cope (a frame rate of 10**18 was once accepted).
+MAX_FPS = 120                    # the fastest mode of the cameras the box drives
+MAX_PACED_FPS = 1_000_000        # a simulation or a recording is only paced: tests run them fast
+MAX_FRAME_SIDE = 8192            # pixels: wider than an 8K frame
+MAX_BAUDRATE = 4_000_000         # the fastest rate pyserial names
+MAX_BOUNCE_S = 1.0               # a longer debounce would swallow real presses
+MAX_STUCK_S = 3600.0
+MAX_LENGTH_MM = 1000.0           # a case-keeper rod, bead or gap longer than a metre is no case-keeper
+I2C_ADDRESSES = (0x03, 0x77)     # the 7-bit I2C addresses a device may have
+MAX_I2C_BUS = 255
 
 
 # ----- value checks: each returns the value or raises ConfigError naming the key ---------------
@@ -50,6 +61,31 @@ def _fail(key: str, expected: str, value: object) -> ConfigError:
 def _positive_int(key: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise _fail(key, "a positive whole number", value)
+    return value
+
+
+def _up_to(limit: int, unit: str) -> Callable[[str, object], int]:
+    def check(key: str, value: object) -> int:
+        number = _positive_int(key, value)
+        if number > limit:
+            raise _fail(key, f"at most {limit} {unit}", value)
+        return number
+    return check
+
+
+def _seconds_up_to(limit: float) -> Callable[[str, object], float]:
+    def check(key: str, value: object) -> float:
+        seconds = _seconds(key, value)
+        if seconds > limit:
+            raise _fail(key, f"at most {limit:g} seconds", value)
+        return seconds
+    return check
+
+
+def _i2c_address(key: str, value: object) -> int:
+    low, high = I2C_ADDRESSES
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _fail(key, f"an I2C address {low:#04x}..{high:#04x}", value)
     return value
 
 
@@ -113,8 +149,8 @@ def _window(key: str, value: object) -> tuple[tuple[float, float], ...]:
     corners = []
     for corner in value:
         if not (isinstance(corner, list) and len(corner) == 2 and all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0
-                for v in corner)):
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                and 0 <= v <= MAX_FRAME_SIDE for v in corner)):
             raise _fail(key, expected, value)
         corners.append((float(corner[0]), float(corner[1])))
     return tuple(corners)
@@ -190,8 +226,9 @@ def _table_of(check: Callable[[str, object], Any], keys: tuple[str, ...] | None 
 
 
 def _geometry_value(key: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-        raise _fail(key, "a length in mm >= 0", value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or not 0 <= value <= MAX_LENGTH_MM:
+        raise _fail(key, f"a length in mm from 0 to {MAX_LENGTH_MM:g}", value)
     return value
 
 
@@ -218,9 +255,9 @@ def _spec(check: Callable[[str, object], Any], default: Any = None, *, factory: 
 class CameraConfig:
     source: str = _spec(_camera_source, "picamera2")
     window: tuple[tuple[float, float], ...] | None = _spec(_window)
-    width: int = _spec(_positive_int, 1280)
-    height: int = _spec(_positive_int, 720)
-    fps: int = _spec(_positive_int, 15)
+    width: int = _spec(_up_to(MAX_FRAME_SIDE, "pixels"), 1280)
+    height: int = _spec(_up_to(MAX_FRAME_SIDE, "pixels"), 720)
+    fps: int = _spec(_up_to(MAX_PACED_FPS, "frames per second"), 15)
     deck_profile: str | None = _spec(_text)
     min_confidence: float = _spec(_fraction, 0.0)
 
@@ -229,7 +266,7 @@ class CameraConfig:
 class CaseKeeperConfig:
     kind: str = _spec(_choice(CASE_KEEPER_KINDS), "screen")
     port: str | None = _spec(_text)
-    baudrate: int | None = _spec(_positive_int)
+    baudrate: int | None = _spec(_up_to(MAX_BAUDRATE, "baud"))
     pins: dict[str, int | str] = _spec(_table_of(_gpio, LED_PINS), factory=dict)
     geometry: dict[str, float] = _spec(_table_of(_geometry_value, GEOMETRY_KEYS), factory=dict)
 
@@ -251,8 +288,8 @@ class ButtonsConfig:
     undo: int | str = _spec(_gpio, 5)
     confirm: int | str = _spec(_gpio, 6)
     new_deal: int | str = _spec(_gpio, 13)
-    bounce_time: float = _spec(_seconds, 0.05)
-    stuck_after: float = _spec(_seconds, 5.0)
+    bounce_time: float = _spec(_seconds_up_to(MAX_BOUNCE_S), 0.05)
+    stuck_after: float = _spec(_seconds_up_to(MAX_STUCK_S), 5.0)
 
     def device_settings(self) -> dict[str, Any]:
         return {"undo": self.undo, "confirm": self.confirm, "new_deal": self.new_deal,
@@ -262,8 +299,8 @@ class ButtonsConfig:
 @dataclass(frozen=True)
 class LcdConfig:
     enabled: bool = _spec(_bool, False)
-    address: int = _spec(_positive_int, 0x27)
-    bus: int = _spec(_positive_int, 1)
+    address: int = _spec(_i2c_address, 0x27)
+    bus: int = _spec(_up_to(MAX_I2C_BUS, "(an I2C bus number)"), 1)
 
 
 @dataclass(frozen=True)
@@ -287,8 +324,6 @@ class DisplayConfig:
 
 
 def _fund(key: str, value: object) -> int:
-    from faro_box.table.baccarat.commands import MAX_FUND
-
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_FUND:
         raise _fail(key, f"a whole number of chips from 1 to {MAX_FUND}", value)
     return value
@@ -403,6 +438,14 @@ def _check_whole(config: Config) -> None:
 
 def _check_devices(config: Config) -> None:
     from faro_box.rules.faro.beads import BeadGeometry
+
+    camera = config.camera
+    if camera.fps > MAX_FPS:
+        from faro_box.devices.camera import parse_source  # numpy's import time: only for this case
+
+        if parse_source(camera.source)[0] in ("picamera2", "usb"):
+            raise ConfigError(f"camera.fps: expected at most {MAX_FPS} frames per second from a camera "
+                              f"({camera.source!r}), got {camera.fps!r}")
 
     try:
         BeadGeometry.from_mapping(config.case_keeper.geometry)

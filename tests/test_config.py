@@ -84,11 +84,37 @@ def test_defaults_need_only_a_pin():
     ({"profile": "poker"}, "profile: unknown profile 'poker'"),
     ({"house_rules": {"turn_pays": "x"}}, "house_rules: house rule 'turn_pays'"),
     ({"journal": ""}, "journal: expected non-empty text, got ''"),
+    # Upper bounds: each of these was accepted before.
+    ({"camera": {"fps": 10**18}}, "camera.fps: expected at most 1000000 frames per second, got 1000000000000000000"),
+    ({"camera": {"fps": 121}}, "camera.fps: expected at most 120 frames per second from a camera ('picamera2'), "
+                               "got 121"),
+    ({"camera": {"source": "/dev/video0", "fps": 1000}}, "camera.fps: expected at most 120 frames per second"),
+    ({"camera": {"width": 10**9}}, "camera.width: expected at most 8192 pixels, got 1000000000"),
+    ({"camera": {"height": 8193}}, "camera.height: expected at most 8192 pixels, got 8193"),
+    ({"camera": {"window": [[0, 0], [1e300, 0], [1, 1], [0, 1]]}}, "camera.window: expected 4 corners"),
+    ({"case_keeper": {"kind": "servo", "port": "/dev/ttyACM0", "baudrate": 10**12}},
+     "case_keeper.baudrate: expected at most 4000000 baud, got 1000000000000"),
+    ({"case_keeper": {"geometry": {"rod_length": 1e300}}}, "case_keeper.geometry.rod_length: expected a length in mm"
+                                                          " from 0 to 1000, got 1e+300"),
+    ({"buttons": {"bounce_time": 1e18}}, "buttons.bounce_time: expected at most 1 seconds, got 1e+18"),
+    ({"buttons": {"stuck_after": 1e18}}, "buttons.stuck_after: expected at most 3600 seconds, got 1e+18"),
+    ({"display": {"lcd": {"address": 10**18}}}, "display.lcd.address: expected an I2C address 0x03..0x77"),
+    ({"display": {"lcd": {"address": 0}}}, "display.lcd.address: expected an I2C address 0x03..0x77, got 0"),
+    ({"display": {"lcd": {"bus": 10**18}}}, "display.lcd.bus: expected at most 255"),
 ])
 def test_bad_keys_and_values_are_refused_naming_the_key(doc, message):
     with pytest.raises(ConfigError) as caught:
         parse_config({"pin_hash": PIN_HASH, **doc})
     assert message in str(caught.value)
+
+
+def test_the_largest_sane_values_are_still_taken():
+    config = parse_config({"pin_hash": PIN_HASH, "camera": {"fps": 120, "width": 8192, "height": 8192},
+                           "buttons": {"bounce_time": 1, "stuck_after": 3600},
+                           "display": {"lcd": {"address": 0x77, "bus": 255}}})
+    assert config.camera.fps == 120 and config.camera.width == 8192 and config.display.lcd.address == 0x77
+    # A simulated camera is only paced: the tests run it far faster than any sensor.
+    assert parse_config({"pin_hash": PIN_HASH, "camera": {"source": "sim:3", "fps": 100_000}}).camera.fps == 100_000
 
 
 def test_a_pin_in_clear_is_refused_without_echoing_it():

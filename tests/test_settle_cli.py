@@ -80,7 +80,7 @@ BAD = [
     (json.dumps({**EXAMPLE, "house_rules": {"max_bet": 3}}), "unknown house rule 'max_bet'"),
     (json.dumps({**EXAMPLE, "comment": "x"}), "unknown field 'comment'"),
     (json.dumps({**EXAMPLE, "game": "poker"}), "unknown game 'poker'"),
-    (json.dumps({**EXAMPLE, "players": ["ann", "ann"]}), "players must be distinct"),
+    (json.dumps({**EXAMPLE, "players": ["ann", "ann"]}), "the player 'ann' is listed twice"),
 ]
 
 
@@ -114,3 +114,101 @@ def test_baccarat_banque_scripts_go_to_the_baccarat_engine():
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["fund"] == 5 and result["balances"] == {"ann": 105, "bob": 100, "cid": 100, "eve": 95}
+
+
+# ----- one set of limits: what the live table refuses, settle refuses in the same words -----------
+
+def _table_refusal(*docs: dict) -> str:
+    """The live table's refusal of the last command, sent as the dealer's page sends it (the
+    commands before it are accepted)."""
+    from faro_box.errors import FaroBoxError
+    from faro_box.table.commands import command_from_json
+    from faro_box.table.journal import Journal
+    from faro_box.table.table import Table
+
+    table = Table(Journal())
+    for doc in docs[:-1]:
+        table.handle(command_from_json(doc))
+    with pytest.raises(FaroBoxError) as refused:
+        table.handle(command_from_json(docs[-1]))
+    return str(refused.value)
+
+
+LIMIT_PLAYERS = {
+    "21 players": [f"p{i}" for i in range(21)],
+    "a 41-character name": ["ann", "x" * 41],
+    "the bank's name": ["ann", "Banker"],
+    "a control character": ["ann", "b\x07b"],
+}
+
+
+@pytest.mark.parametrize("players", LIMIT_PLAYERS.values(), ids=LIMIT_PLAYERS.keys())
+def test_settle_refuses_the_players_the_table_refuses_in_the_same_words(players):
+    refusal = _table_refusal({"type": "start_deal", "profile": "teaching", "players": players})
+    done = settle("-", stdin=json.dumps({**EXAMPLE, "players": players, "actions": []}))
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == f"faro-box settle: {refusal}\n"
+
+
+LIMIT_ACTIONS = {
+    "a stake of 10**18": ("place", {"id": "a1", "kind": "rank", "ranks": ["9"], "stake": 10**18}),
+    "a 41-character bet id": ("place", {"id": "x" * 41, "kind": "rank", "ranks": ["9"], "stake": 2}),
+    "a bet id with a control character": ("place", {"id": "a\x001", "kind": "rank", "ranks": ["9"], "stake": 2}),
+    "withdrawing a 41-character bet id": ("withdraw", "x" * 41),
+}
+
+
+@pytest.mark.parametrize(("verb", "what"), LIMIT_ACTIONS.values(), ids=LIMIT_ACTIONS.keys())
+def test_settle_refuses_the_action_the_table_refuses_in_the_same_words(verb, what):
+    start = {"type": "start_deal", "profile": "teaching", "players": ["ann", "bob"]}
+    command = {"type": "place", "player": "ann", "spec": what} if verb == "place" else \
+        {"type": verb, "player": "ann", "bet_id": what}
+    refusal = _table_refusal(start, command)
+    done = settle("-", stdin=json.dumps({**EXAMPLE, "actions": [{"at": 1, "player": "ann", verb: what}]}))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["rejected"] == [{"action": 0, "error": refusal}]
+
+
+def test_the_limits_themselves_are_taken_by_settle():
+    from faro_box.limits import MAX_BET_ID, MAX_STAKE
+
+    bet = {"id": "x" * MAX_BET_ID, "kind": "rank", "ranks": ["9"], "stake": MAX_STAKE}
+    done = settle("-", stdin=json.dumps({**EXAMPLE, "players": [f"p{i}" for i in range(19)] + ["ann"],
+                                         "actions": [{"at": 1, "player": "ann", "place": bet}]}))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["rejected"] == []
+
+
+BANK = {"game": "baccarat_banque", "players": ["ann", "bob"], "sides": {"ann": "right", "bob": "left"},
+        "banker": "eve", "fund": 10, "shoe": ["9C", "7H", "2S", "4C", "6D", "3C", "4D", "2H"] * 2, "coups": []}
+
+
+def _start_bank(doc: dict) -> dict:
+    return {"type": "start_bank", "players": doc["players"], "sides": doc["sides"], "banker": doc["banker"],
+            "fund": doc["fund"]}
+
+
+LIMIT_BANKS = {
+    "11 players": {"players": [f"p{i}" for i in range(11)],
+                   "sides": {f"p{i}": ("right", "left")[i % 2] for i in range(11)}},
+    "a 41-character name": {"players": ["ann", "b" * 41], "sides": {"ann": "right", "b" * 41: "left"}},
+    "a 41-character banker": {"banker": "e" * 41},
+}
+
+
+@pytest.mark.parametrize("change", LIMIT_BANKS.values(), ids=LIMIT_BANKS.keys())
+def test_settle_refuses_the_bank_the_table_refuses_in_the_same_words(change):
+    doc = {**BANK, **change}
+    refusal = _table_refusal(_start_bank(doc))
+    done = settle("-", stdin=json.dumps(doc))
+    assert done.returncode == 1 and done.stderr == f"faro-box settle: {refusal}\n"
+
+
+def test_settle_refuses_the_bank_stake_the_table_refuses_in_the_same_words():
+    from faro_box.limits import MAX_BANK_STAKE
+
+    stake = MAX_BANK_STAKE + 1
+    refusal = _table_refusal(_start_bank(BANK), {"type": "bank_bet", "player": "ann", "stake": stake})
+    done = settle("-", stdin=json.dumps({**BANK, "coups": [{"bets": [{"player": "ann", "stake": stake}]}]}))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["rejected"] == [{"coup": 1, "bet": 0, "error": refusal}]

@@ -3,7 +3,9 @@ a bank of Baccarat Banque as a bank script (its finished coups; the shoe as far 
 
 A deal in progress is exported with the cards shown so far (fewer than 52): ``faro-box replay``
 plays it back to the same point, ``faro-box settle`` refuses it for want of a whole deck. The
-journal is opened read-only, so exporting while ``faro-box run`` deals is safe.
+journal is opened read-only, so exporting while ``faro-box run`` deals is safe. A damaged
+journal is refused as the table refuses it; ``faro-box journal salvage`` copies its intact
+entries to a new journal, which exports as any other.
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ from faro_box.errors import FaroBoxError, RuleError
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.sources import ExhibitDeal
 from faro_box.table.commands import EndDeal, Misdeal
-from faro_box.table.journal import MEMORY, Journal
+from faro_box.table.journal import MEMORY, Journal, retire
 from faro_box.table.table import Table
 
 log = logging.getLogger("faro_box.exhibit")
@@ -211,9 +211,7 @@ class TableHub:
             old.journal.close()
             if self.path:
                 file = Path(self.path)
-                os.replace(file, file.with_name(file.name + ".1"))
-                for suffix in ("-wal", "-shm"):
-                    Path(str(file) + suffix).unlink(missing_ok=True)
+                retire(file, file.with_name(file.name + ".1"))
             self.table = self._open()
             self._unsubscribe = self.table.subscribe(self._forward)
             self.renewals += 1

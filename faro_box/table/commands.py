@@ -16,35 +16,26 @@ from typing import Any, ClassVar
 
 from faro_box.cards import DECK_SIZE, Card
 from faro_box.errors import CardError, ScriptError
+from faro_box.limits import (
+    MAX_BET_ID,
+    MAX_PLAYERS,
+    MAX_STAKE,
+    check_player,
+    check_players,
+    check_stake,
+    check_text,
+)
 
-MAX_PLAYERS = 20
-MAX_NAME = 40
-MAX_BET_ID = 40
 MAX_PROFILE_NAME = 40
 MAX_CANDIDATES = 10
 MAX_SNAPSHOT = 500
 # A bet spec or a house-rules table is a handful of keys; anything bigger is not a bet.
 MAX_OBJECT_JSON = 2000
-RESERVED_NAMES = frozenset({"banker"})
 
 
-def _text(value: object, what: str, limit: int) -> str:
-    if not isinstance(value, str):
-        raise ScriptError(f"{what} must be text, not {value!r:.80}")
-    if not value.strip():
-        raise ScriptError(f"{what} must not be empty, got {value!r}")
-    if len(value) > limit:
-        raise ScriptError(f"{what} must be at most {limit} characters, got {len(value)}: {value[:60]!r}…")
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in value):
-        raise ScriptError(f"{what} must not hold control characters: {value!r}")
-    return value
-
-
-def _player(value: object) -> str:
-    name = _text(value, "a player's name", MAX_NAME)
-    if name.strip().lower() in RESERVED_NAMES:
-        raise ScriptError(f"{name!r} cannot be a player's name: it is the bank's")
-    return name
+# The limits are faro_box.limits', shared with settle's script readers.
+_text = check_text
+_player = check_player
 
 
 def _index(value: object, what: str = "a card index") -> int:
@@ -111,18 +102,7 @@ class StartDeal:
 
     def __post_init__(self) -> None:
         _text(self.profile, "the profile name", MAX_PROFILE_NAME)
-        if isinstance(self.players, (str, bytes)) or not isinstance(self.players, (tuple, list)):
-            raise ScriptError(f"players must be a list of names, not {self.players!r:.80}")
-        players = tuple(_player(p) for p in self.players)
-        if not players:
-            raise ScriptError("a deal needs at least one player")
-        if len(players) > MAX_PLAYERS:
-            raise ScriptError(f"a deal takes at most {MAX_PLAYERS} players, got {len(players)}")
-        seen: set[str] = set()
-        for name in players:
-            if name in seen:
-                raise ScriptError(f"the player {name!r} is listed twice")
-            seen.add(name)
+        players = check_players(self.players, MAX_PLAYERS, "a deal", fewest=1)
         object.__setattr__(self, "players", players)
         object.__setattr__(self, "house_rules", _json_object(self.house_rules, "house_rules"))
 
@@ -142,6 +122,7 @@ class PlaceBet:
         spec = _json_object(self.spec, "a bet (place)")
         if "id" in spec:
             _text(spec["id"], "a bet id", MAX_BET_ID)
+        check_stake(spec.get("stake"), MAX_STAKE)
         object.__setattr__(self, "spec", spec)
 
     def to_json(self) -> dict[str, Any]:

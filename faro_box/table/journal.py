@@ -5,133 +5,106 @@ table lets it change anything, so a power cut loses at most a command nobody saw
 restart replays the log. Order is the sequence number alone: a Pi without a real-time clock
 boots in 1970, so the wall time is kept only as information.
 
-Before anything is written, an existing file is checked through a read-only connection: a file
-that is not a faro-box journal, a journal written by a newer version, or a damaged one
-(``PRAGMA quick_check``, a row that is not a command, a gap in the sequence) is refused with a
-JournalError and left as it was.
+Every entry carries the hash of its content chained to the one before, and a note beside the
+file (``journal.sqlite-head``, journal_note.py) holds the count and the last hash. Before
+anything is written an existing file is checked without writing to it (journal_check.py): a
+file that is not a faro-box journal, one of a newer version, or a damaged one (SQLite's own
+checks, a row that is not a command, a gap, a row whose hash does not match, fewer rows than the
+note records) is refused with a JournalError and left as it was; ``faro-box journal salvage``
+copies its intact entries to a new journal.
+
+A journal of the version before the chain (schema 1) is migrated on its first opening for
+writing: its rows are hashed as they stand and the note is written first, so that from then on
+they are guarded like any other.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 
 from faro_box import __version__
-from faro_box.errors import FaroBoxError, JournalError
+from faro_box.errors import JournalError
 from faro_box.table.baccarat.commands import StartBank
-from faro_box.table.commands import Command, StartDeal, command_from_text, command_to_text
+from faro_box.table.commands import Command, StartDeal, command_to_text
+from faro_box.table.journal_check import (
+    APPLICATION_ID,
+    DB_ERRORS,
+    SCHEMA_VERSION,
+    Entry,
+    Inspection,
+    View,
+    check_file,
+    entry_hash,
+    intact_entries,
+    read_entries,
+)
+from faro_box.table.journal_note import GENESIS, NOTE_SUFFIX, Head, Note
 
-SCHEMA_VERSION = 1
-# "FARO" in ASCII: marks the SQLite file as ours so another program's database is not taken.
-APPLICATION_ID = 0x4641524F
+__all__ = ["APPLICATION_ID", "MEMORY", "SCHEMA_VERSION", "Entry", "Journal", "check_file", "retire", "salvage"]
+
+log = logging.getLogger(__name__)
+
 MEMORY = ":memory:"
-# A damaged file can hold text that is not UTF-8, which Python's sqlite3 raises as UnicodeDecodeError.
-_DB_ERRORS = (sqlite3.Error, UnicodeDecodeError)
+_DB_ERRORS = DB_ERRORS
 
+_TRIGGERS = (
+    """CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END""",
+    """CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+        BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END""",
+)
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS events (
         seq INTEGER PRIMARY KEY,    -- 1, 2, 3 ... the only order there is
         deal INTEGER,               -- deal number the command belongs to (null before the first)
         command TEXT NOT NULL,      -- the command's canonical JSON
         wall_time REAL,             -- seconds since 1970 on the box's clock: information only
-        app_version TEXT)""",
-    """CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
-        BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END""",
-    """CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
-        BEGIN SELECT RAISE(ABORT, 'the journal is append-only'); END""",
+        app_version TEXT,
+        hash BLOB)                  -- SHA-256 of the entry before's hash and this entry's columns""",
+    *_TRIGGERS,
 )
 
 
-@dataclass(frozen=True)
-class Entry:
-    seq: int
-    deal: int | None
-    command: Command
-    wall_time: float | None
+def retire(path: str | os.PathLike[str], to: str | os.PathLike[str]) -> None:
+    """Move a closed journal and its note to ``to`` (which they replace), so a new journal can
+    start at ``path`` and the old one still opens where it went."""
+    file, target = Path(path), Path(to)
+    os.replace(file, target)
+    note = file.with_name(file.name + NOTE_SUFFIX)
+    if note.exists():
+        os.replace(note, target.with_name(target.name + NOTE_SUFFIX))
+    for suffix in ("-wal", "-shm"):
+        Path(str(file) + suffix).unlink(missing_ok=True)
 
 
-def _connect_ro(path: Path) -> sqlite3.Connection:
-    # mode=ro: the check must not write a byte into a file it may refuse. Without a -wal file
-    # the main file is the whole journal, and immutable=1 keeps SQLite from creating -wal/-shm
-    # beside it; with one (after a power cut) the WAL must be read, through its -shm index.
-    wal = path.with_name(path.name + "-wal")
-    flags = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
-    return sqlite3.connect(f"{path.resolve().as_uri()}?{flags}", uri=True, isolation_level=None)
+def salvage(path: str | os.PathLike[str], to: str | os.PathLike[str]) -> tuple[int, str | None]:
+    """Copy the intact entries of a journal, damaged or not, into a new journal at ``to``.
 
-
-def check_file(path: Path) -> None:
-    """Refuse (JournalError) a file that is not a sound faro-box journal of this version or older.
-
-    A missing or empty file passes: it becomes a new journal.
+    Returns how many were copied and what stopped them (None for a sound journal). The damaged
+    file is only read; ``to`` must not exist yet. The copies keep their wall times.
     """
-    if not path.exists() or path.stat().st_size == 0:
-        return
-    if path.is_dir():
-        raise JournalError(f"the journal {str(path)!r} is a directory")
-    with path.open("rb") as handle:
-        if handle.read(16) != b"SQLite format 3\x00":
-            raise JournalError(f"{str(path)!r} is not a faro-box journal (not an SQLite file); left untouched")
-    try:
-        conn = _connect_ro(path)
-    except _DB_ERRORS as exc:
-        raise JournalError(f"the journal {str(path)!r} cannot be opened ({exc}); left untouched") from None
-    try:
-        try:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        except _DB_ERRORS as exc:
-            raise JournalError(f"the journal {str(path)!r} is damaged ({exc}); left untouched") from None
-        if not tables and version == 0 and app_id == 0:
-            return  # an empty SQLite file: nothing to refuse
-        if app_id != APPLICATION_ID:
-            raise JournalError(f"{str(path)!r} is an SQLite file of another program "
-                               f"(application_id {app_id:#x}); left untouched")
-        if version > SCHEMA_VERSION:
-            raise JournalError(f"the journal {str(path)!r} was written by a newer faro-box (schema "
-                               f"{version}, this one reads up to {SCHEMA_VERSION}): upgrade faro-box; "
-                               "left untouched")
-        try:
-            problems = [r[0] for r in conn.execute("PRAGMA quick_check")]
-        except _DB_ERRORS as exc:
-            raise JournalError(f"the journal {str(path)!r} is damaged ({exc}); left untouched") from None
-        if problems != ["ok"]:
-            raise JournalError(f"the journal {str(path)!r} is damaged ({'; '.join(problems[:3])}); "
-                               "left untouched")
-        if "events" not in tables:
-            raise JournalError(f"the journal {str(path)!r} has no events table; left untouched")
-        try:
-            for _ in _read_entries(conn, str(path)):
-                pass
-        except _DB_ERRORS as exc:
-            raise JournalError(f"the journal {str(path)!r} is damaged ({exc}); left untouched") from None
-    finally:
-        conn.close()
+    source, target = Path(path), Path(to)
+    if not source.exists():
+        raise JournalError(f"there is no journal at {str(source)!r}")
+    taken = [p for p in (target, target.with_name(target.name + NOTE_SUFFIX)) if p.exists()]
+    if taken:
+        raise JournalError(f"{str(taken[0])!r} already exists: salvage writes a new journal only")
+    found = intact_entries(source)
+    walls = iter([e.wall_time for e in found.entries])
 
+    def clock() -> float:
+        wall = next(walls)
+        return time.time() if wall is None else wall
 
-def _read_entries(conn: sqlite3.Connection, name: str, deal: int | None = None) -> Iterator[Entry]:
-    if deal is None:
-        rows = conn.execute("SELECT seq, deal, command, wall_time FROM events ORDER BY seq")
-    else:
-        rows = conn.execute("SELECT seq, deal, command, wall_time FROM events WHERE deal = ? ORDER BY seq",
-                            (deal,))
-    expected = None
-    for seq, deal_no, text, wall in rows:
-        if deal is None:
-            expected = 1 if expected is None else expected + 1
-            if seq != expected:
-                raise JournalError(f"the journal {name!r} is damaged: entry {expected} is missing "
-                                   f"(found {seq}); left untouched")
-        try:
-            command = command_from_text(text)
-        except FaroBoxError as exc:
-            raise JournalError(f"the journal {name!r} is damaged: entry {seq} is not a command "
-                               f"({exc}); left untouched") from None
-        yield Entry(seq, deal_no, command, wall)
+    with Journal(target, clock=clock) as new:
+        for entry in found.entries:
+            new.append(entry.command)
+    return len(found.entries), found.problem
 
 
 class Journal:
@@ -142,52 +115,98 @@ class Journal:
         self.path = str(path)
         self._clock = clock or time.time
         self.readonly = readonly
+        self._note: Note | None = None
+        self._view: View | None = None
+        self._note_behind = False
         if readonly:
             self._open_readonly(Path(self.path))
             return
+        found = Inspection(0, Head(0, GENESIS))
         if self.path != MEMORY:
             file = Path(self.path)
-            check_file(file)
+            found = check_file(file)
             try:
                 file.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise JournalError(f"cannot create the journal's folder {str(file.parent)!r}: {exc}") from None
         try:
             self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._conn.execute("PRAGMA synchronous=FULL")
+            self._head = self._confirm(found)
             if self.path != MEMORY:
+                # The note first: a schema written, or rows hashed, without it would be refused.
+                self._note = Note(Path(self.path), self._head)
                 mode = self._conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
                 if mode.lower() != "wal":
                     raise JournalError(f"the journal {self.path!r} cannot use WAL (got {mode!r})")
-            self._conn.execute("PRAGMA synchronous=FULL")
             self._conn.execute("BEGIN IMMEDIATE")
-            self._create_schema()
+            self._create_schema(found)
             self._conn.execute("COMMIT")
             last = self._conn.execute("SELECT MAX(seq), MAX(deal) FROM events").fetchone()
         except _DB_ERRORS as exc:
+            self.close()
             raise JournalError(f"cannot open the journal {self.path!r}: {exc}") from None
+        except JournalError:
+            self.close()
+            raise
         self._seq = last[0] or 0
         self._deal = last[1]
+
+    def _confirm(self, found: Inspection) -> Head:
+        """The head the check found, once the file opened for writing is seen to end there too."""
+        if found.version == 0:
+            return found.head
+        seq = self._conn.execute("SELECT MAX(seq) FROM events").fetchone()[0] or 0
+        if seq != found.head.count:
+            raise JournalError(f"the journal {self.path!r} changed while it was opened (it now ends at "
+                               f"entry {seq}, not {found.head.count}): is another process writing it?")
+        return found.head
 
     def _open_readonly(self, file: Path) -> None:
         # For export and inspection, also while `faro-box run` writes the same file (WAL).
         if not file.is_file() or file.stat().st_size == 0:
+            check_file(file)  # an emptied journal with a note is damage, not "no journal"
             raise JournalError(f"there is no journal at {self.path!r}")
-        check_file(file)
+        found = check_file(file)
+        if found.version == 0:
+            raise JournalError(f"there is no journal at {self.path!r} (an SQLite file with nothing in it)")
         try:
-            self._conn = _connect_ro(file)
+            self._view = View(file)
+            self._conn = self._view.conn
             last = self._conn.execute("SELECT MAX(seq), MAX(deal) FROM events").fetchone()
         except _DB_ERRORS as exc:
             raise JournalError(f"cannot read the journal {self.path!r}: {exc}") from None
+        self._head = found.head
         self._seq = last[0] or 0
         self._deal = last[1]
 
-    def _create_schema(self) -> None:
-        version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-        for statement in _SCHEMA:
-            self._conn.execute(statement)
-        if version == 0:
+    def _create_schema(self, found: Inspection) -> None:
+        if found.version == 0:
+            for statement in _SCHEMA:
+                self._conn.execute(statement)
             self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self._conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        elif found.version == 1:
+            self._migrate(found.head)
+
+    def _migrate(self, head: Head) -> None:
+        """Schema 1 to 2: every row gets its hash, computed from the row as it stands."""
+        self._conn.execute("ALTER TABLE events ADD COLUMN hash BLOB")
+        self._conn.execute("DROP TRIGGER IF EXISTS events_no_update")
+        previous = GENESIS
+        rows = self._conn.execute(
+            "SELECT seq, deal, command, wall_time, app_version FROM events ORDER BY seq").fetchall()
+        for seq, deal, text, wall, version in rows:
+            previous = entry_hash(previous, seq, deal, text, wall, version)
+            self._conn.execute("UPDATE events SET hash = ? WHERE seq = ?", (previous, seq))
+        if previous != head.hash:
+            self._conn.execute("ROLLBACK")
+            raise JournalError(f"the journal {self.path!r} changed while it was migrated: "
+                               "is another process writing it?")
+        for statement in _TRIGGERS:
+            self._conn.execute(statement)
+        self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        log.info("the journal %r was migrated to schema %d (%d entries hashed)", self.path, SCHEMA_VERSION, len(rows))
 
     @property
     def seq(self) -> int:
@@ -203,13 +222,20 @@ class Journal:
         """Commit one command durably and return its sequence number."""
         if self.readonly:
             raise JournalError(f"the journal {self.path!r} was opened read-only")
+        if self._note_behind and self._note is not None:
+            # The last entry is in the file but not yet in the note: a second one must not follow
+            # until it is, or a restart could not tell a lost entry from an unnoted one.
+            self._note.write(self._head)
+            self._note_behind = False
         seq = self._seq + 1
         # A bank of Baccarat Banque is numbered as a deal too: export and replay find it alone.
         deal = (self._deal or 0) + 1 if isinstance(command, (StartDeal, StartBank)) else self._deal
+        text, wall = command_to_text(command), float(self._clock())
+        digest = entry_hash(self._head.hash, seq, deal, text, wall, __version__)
         try:
             self._conn.execute(
-                "INSERT INTO events (seq, deal, command, wall_time, app_version) VALUES (?, ?, ?, ?, ?)",
-                (seq, deal, command_to_text(command), self._clock(), __version__))
+                "INSERT INTO events (seq, deal, command, wall_time, app_version, hash) VALUES (?, ?, ?, ?, ?, ?)",
+                (seq, deal, text, wall, __version__, digest))
         except sqlite3.IntegrityError:
             raise JournalError(f"the journal {self.path!r} already holds entry {seq}: "
                                "another process is writing it") from None
@@ -218,7 +244,14 @@ class Journal:
             # decides, so that the live table and a replay of the file never disagree.
             if not self._committed(seq):
                 raise JournalError(f"cannot write to the journal {self.path!r}: {exc}") from None
-        self._seq, self._deal = seq, deal
+        self._seq, self._deal, self._head = seq, deal, Head(seq, digest)
+        if self._note is not None:
+            try:
+                self._note.write(self._head)
+            except JournalError as exc:
+                # The entry is committed and counts as written; the next append writes the note first.
+                self._note_behind = True
+                log.warning("%s", exc)
         return seq
 
     def _committed(self, seq: int) -> bool:
@@ -233,7 +266,7 @@ class Journal:
     def entries(self, deal: int | None = None) -> list[Entry]:
         """Every entry in sequence order, or those of one deal."""
         try:
-            return list(_read_entries(self._conn, self.path, deal))
+            return list(read_entries(self._conn, self.path, deal))
         except _DB_ERRORS as exc:
             raise JournalError(f"cannot read the journal {self.path!r}: {exc}") from None
 
@@ -245,7 +278,14 @@ class Journal:
             raise JournalError(f"cannot read the journal {self.path!r}: {exc}") from None
 
     def close(self) -> None:
-        self._conn.close()
+        if self._note is not None:
+            self._note.close()
+            self._note = None
+        if self._view is not None:
+            self._view.close()
+            self._view = None
+        elif hasattr(self, "_conn"):
+            self._conn.close()
 
     def __enter__(self) -> Journal:
         return self

@@ -81,10 +81,11 @@ def test_a_recorded_journal_replays_through_the_box_to_the_same_events(tmp_path:
         assert report.wrong == () and report.settled_ok is True
         assert report.read + report.confirmed >= 40   # the camera and the dealer, never the script, entered them
         assert len(report.frame_times) > 300
-    # The soak's journal renewal: one deal per journal, the previous kept beside it, no more.
+    # The soak's journal renewal: one deal per journal, the previous kept beside it (each with
+    # its note), no more.
     assert exhibit_journal.exists() and (tmp_path / "exhibit.sqlite.1").exists()
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("exhibit")) == [
-        "exhibit.sqlite", "exhibit.sqlite.1"]
+        "exhibit.sqlite", "exhibit.sqlite-head", "exhibit.sqlite.1", "exhibit.sqlite.1-head"]
     assert hub.renewals == 2
     with Journal(tmp_path / "exhibit.sqlite.1", readonly=True) as last:
         exported = TableState()

@@ -438,7 +438,7 @@ FILE_DAMAGE = st.lists(st.tuples(st.integers(0, 1 << 20), st.binary(min_size=1, 
 class JournalTarget:
     def __init__(self) -> None:
         from faro_box.table.commands import CardSeen, PlaceBet, StartDeal
-        from faro_box.table.journal import Journal
+        from faro_box.table.journal import APPLICATION_ID, Journal
         from faro_box.table.table import Table
 
         self._dir = scratch_dir()
@@ -452,8 +452,17 @@ class JournalTarget:
             for index in range(12):
                 table.handle(CardSeen(deck[index], index))
         self.good = good.read_bytes()
+        self.good_note = Path(f"{good}-head").read_bytes()
+        # Rows are written into a journal of the version before the hash chain (schema 1), which
+        # is read without hashes: the rows' commands reach the parser and the replay, as before.
         empty = self.folder / "empty.sqlite"
-        Journal(empty).close()
+        conn = sqlite3.connect(empty)
+        conn.execute("CREATE TABLE events (seq INTEGER PRIMARY KEY, deal INTEGER, command TEXT NOT NULL, "
+                     "wall_time REAL, app_version TEXT)")
+        conn.execute("PRAGMA user_version = 1")
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.commit()
+        conn.close()
         self.empty = empty.read_bytes()
         self.n = 0
 
@@ -477,7 +486,7 @@ class JournalTarget:
     def check(self, case: tuple[str, Any]) -> str:
         self.n += 1
         path = self.folder / f"case{self.n % 4}.sqlite"
-        for suffix in ("", "-wal", "-shm"):
+        for suffix in ("", "-wal", "-shm", "-head"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
         kind, value = case
         if kind == "bytes":
@@ -502,6 +511,7 @@ class JournalTarget:
             if value and value[0][0] % 5 == 0:
                 del data[value[0][0] % (len(data) + 1):]        # cut short, as by a power cut
             path.write_bytes(bytes(data))
+            Path(f"{path}-head").write_bytes(self.good_note)    # the note of the undamaged file
         return self._open(path)
 
     def close(self) -> None:

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import json
 import random
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from display_helpers import DECK, PIN
@@ -153,3 +157,143 @@ def test_a_failed_write_that_reached_the_file_counts_as_written(tmp_path):
     journal.close()
     with Journal(path) as again:
         assert Table(again).state()["exposed"] == [DECK[0]]
+
+
+# ----- a power cut, then damage to what it left: real processes killed with SIGKILL -------------
+
+_WRITER = """
+import os, signal, sys
+from faro_box.cards import FULL_DECK
+from faro_box.table.commands import CardSeen, PlaceBet, StartDeal
+from faro_box.table.journal import Journal
+
+path, count, cut = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+journal = Journal(path)
+journal.append(StartDeal("foster", ("ann", "bob"), {}))
+journal.append(PlaceBet("ann", {"id": "a1", "kind": "rank", "ranks": ["9"], "stake": 2}))
+for index in range(count - 2):
+    if index == count - 3 and cut == "before-the-note":
+        # The power goes after the last command is committed, before its note is on disk.
+        journal._note.write = lambda head: os.kill(os.getpid(), signal.SIGKILL)
+    journal.append(CardSeen(str(FULL_DECK[index]), index, 0.99))
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def _killed_writer(folder: Path, count: int = 30, cut: str = "after-the-note") -> Path:
+    """A journal of ``count`` entries whose writer was killed: they are in the -wal file only."""
+    path = folder / "journal.sqlite"
+    done = subprocess.run([sys.executable, "-c", _WRITER, str(path), str(count), cut], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    wal = Path(f"{path}-wal")
+    assert wal.stat().st_size > 4096 * count // 2, "the entries should be in the WAL, not yet checkpointed"
+    return path
+
+
+def _fingerprint(path: Path) -> dict[str, tuple[bytes, int]]:
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(path.parent.iterdir())}
+
+
+def _refused_and_untouched(path: Path, match: str) -> None:
+    before = _fingerprint(path)
+    with pytest.raises(JournalError, match=match):
+        Journal(path)
+    assert _fingerprint(path) == before, "the refusal changed a file"
+    with pytest.raises(JournalError, match=match):
+        Journal(path, readonly=True)
+    assert _fingerprint(path) == before, "the read-only refusal changed a file"
+
+
+def test_a_killed_writer_loses_nothing_and_a_restart_sees_all_30_entries(tmp_path):
+    path = _killed_writer(tmp_path)
+    with Journal(path) as journal:
+        assert journal.seq == 30
+        assert Table(journal).state()["next_index"] == 28
+
+
+def test_a_bit_flipped_in_the_wal_is_refused_and_left_untouched(tmp_path):
+    path = _killed_writer(tmp_path)
+    wal = Path(f"{path}-wal")
+    data = bytearray(wal.read_bytes())
+    data[len(data) // 2] ^= 0x04
+    wal.write_bytes(bytes(data))
+    _refused_and_untouched(path, r"holds \d+ entries, but its note .* records 30 entries: entries \d+\.\.30 were lost")
+
+
+def test_a_truncated_wal_is_refused_and_left_untouched(tmp_path):
+    path = _killed_writer(tmp_path)
+    wal = Path(f"{path}-wal")
+    with wal.open("r+b") as handle:
+        handle.truncate(wal.stat().st_size // 2)
+    _refused_and_untouched(path, r"holds \d+ entries, but its note .* records 30 entries")
+
+
+def test_a_deleted_wal_is_refused_and_left_untouched(tmp_path):
+    path = _killed_writer(tmp_path)
+    Path(f"{path}-wal").unlink()
+    _refused_and_untouched(path, r"holds no entries \(an SQLite file with nothing in it\), but its note .* records 30 entries: "
+                                 "entries 1..30 were lost")
+
+
+def _tear_the_last_commit(path: Path) -> None:
+    """What a power cut in the middle of the last commit leaves: its last WAL frame cut short."""
+    wal = Path(f"{path}-wal")
+    with wal.open("r+b") as handle:
+        handle.truncate(wal.stat().st_size - 1000)
+
+
+def test_a_torn_last_commit_nobody_saw_applied_is_dropped_and_the_table_starts(tmp_path):
+    # The command was cut while being committed, before its note: append never returned, the
+    # table never applied it. SQLite drops the torn frame; rows and note agree on 29.
+    path = _killed_writer(tmp_path, cut="before-the-note")
+    _tear_the_last_commit(path)
+    with Journal(path) as journal:
+        assert journal.seq == 29
+        assert journal.append(CardSeen(DECK[27], 27)) == 30
+
+
+def test_the_same_torn_frame_after_the_note_was_written_is_refused(tmp_path):
+    # The same bytes lost, but this command's note was on disk: the table had applied it.
+    path = _killed_writer(tmp_path, cut="after-the-note")
+    _tear_the_last_commit(path)
+    _refused_and_untouched(path, "holds 29 entries, but its note .* records 30 entries: entries 30..30 were lost")
+
+
+def test_a_commit_whose_note_the_power_cut_is_kept_and_the_note_caught_up(tmp_path):
+    path = _killed_writer(tmp_path, cut="before-the-note")
+    with Journal(path) as journal:
+        assert journal.seq == 30          # committed: a replay applies it, as the file decides
+    Path(f"{path}-wal").unlink(missing_ok=True)   # closed cleanly: the WAL is in the file now
+    with Journal(path) as journal:        # and the note says 30: nothing is taken for lost
+        assert journal.seq == 30
+
+
+def test_the_command_line_refuses_a_lost_wal_in_one_line_and_salvages_what_is_left(tmp_path):
+    path = _killed_writer(tmp_path / "box", count=30)
+    data = bytearray(Path(f"{path}-wal").read_bytes())
+    data[len(data) // 2] ^= 0x04
+    Path(f"{path}-wal").write_bytes(bytes(data))
+    config = tmp_path / "config.toml"
+    config.write_text(f'journal = "{path}"\n[display]\nweb = false\n[camera]\nsource = "sim:1"\n')
+    before = _fingerprint(path)
+    for words in (["run", "--config", str(config)], ["export", "--journal", str(path)],
+                  ["journal", "check", "--journal", str(path)]):
+        done = subprocess.run([sys.executable, "-m", "faro_box.cli", *words], capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 1 and done.stdout == ""
+        lines = done.stderr.splitlines()
+        assert len(lines) == 1 and str(path) in lines[0] and "records 30" in lines[0], done.stderr
+    assert _fingerprint(path) == before
+    saved = tmp_path / "saved.sqlite"
+    done = subprocess.run([sys.executable, "-m", "faro_box.cli", "journal", "salvage", "--journal", str(path),
+                           "--to", str(saved)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert _fingerprint(path) == before
+    with Journal(saved) as journal:
+        kept = journal.seq
+        assert 0 < kept < 30 and f"entries 1..{kept}" in done.stdout
+        assert [e.command.TYPE for e in journal.entries()][:2] == ["start_deal", "place"]
+    done = subprocess.run([sys.executable, "-m", "faro_box.cli", "journal", "check", "--journal", str(saved)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and f"{kept} entries" in done.stdout

@@ -11,6 +11,7 @@ from typing import Any
 
 from faro_box.cards import Card
 from faro_box.errors import RuleError, ScriptError
+from faro_box.limits import MAX_BANK_PLAYERS, MAX_BANK_STAKE, check_player, check_players, check_stake
 from faro_box.rules.baccarat.bank import Bank
 from faro_box.rules.baccarat.hands import Seat, Side
 from faro_box.rules.baccarat.shoe import parse_shoe
@@ -34,6 +35,9 @@ def settle_document(doc: Mapping[str, Any]) -> dict[str, object]:
     players = doc["players"]
     if not isinstance(players, list):
         raise ScriptError(f"'players' must be a list of names, not {players!r:.80}")
+    # The live table's limits (faro_box.limits), in its words: what it refuses is not settled.
+    players = list(check_players(players, MAX_BANK_PLAYERS, "a bank"))
+    check_player(doc["banker"])
     bank = _open_bank(players, doc["sides"], doc["banker"], doc["fund"])
     cards = iter(parse_shoe(doc["shoe"]))
     coups = doc.get("coups", [])
@@ -138,6 +142,7 @@ def _take_bets(bank: Bank, bets: list[Mapping[str, Any]]) -> list[tuple[int, str
             else:
                 if "stake" not in bet:
                     raise RuleError("the bet has no 'stake'")
+                check_stake(bet["stake"], MAX_BANK_STAKE, RuleError)
                 bank.place(player, bet["stake"], cheval=cheval, cut=True)
         except RuleError as exc:
             refused.append((index, str(exc)))

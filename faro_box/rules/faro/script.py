@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from faro_box.cards import DECK_SIZE, FULL_DECK, Card, parse_deck
 from faro_box.errors import CardError, FaroBoxError, ProfileError, RuleError, ScriptError
+from faro_box.limits import MAX_BET_ID, MAX_PLAYERS, MAX_STAKE, check_players, check_stake, check_text
 from faro_box.rules.faro.deal import BANKER, LAST_TURN, Deal
 from faro_box.rules.faro.profiles import Profile, find_profile
 from faro_box.rules.faro.result_line import result_line
@@ -103,6 +104,8 @@ def _read(doc: Mapping[str, Any]) -> tuple[Deal, tuple[Card, ...], list[Any]]:
     players = doc["players"]
     if not isinstance(players, list):
         raise ScriptError(f"players must be a list of names, not {players!r:.80}")
+    # The live table's limits (faro_box.limits), in its words: what it refuses is not settled.
+    players = check_players(players, MAX_PLAYERS, "a deal", fewest=1)
     try:
         deal = Deal(profile, players)
     except RuleError as exc:
@@ -184,13 +187,21 @@ def _apply(deal: Deal, action: object) -> bool:
     if player == BANKER:
         raise RuleError(f"unknown player {player!r}: the bank takes no bets")
     if verb == "place":
-        deal.place(player, action["place"])
-    elif verb == "withdraw":
-        deal.withdraw(player, action["withdraw"])
+        spec = action["place"]
+        if isinstance(spec, Mapping):
+            # The live table's limits, in its words and its order (table/commands.py's PlaceBet).
+            if "id" in spec:
+                check_text(spec["id"], "a bet id", MAX_BET_ID, RuleError)
+            check_stake(spec.get("stake"), MAX_STAKE, RuleError)
+        deal.place(player, spec)
+        return False
+    bet_id = check_text(action[verb], "a bet id", MAX_BET_ID, RuleError)
+    if verb == "withdraw":
+        deal.withdraw(player, bet_id)
     elif verb == "bar":
-        deal.bar(player, action["bar"])
+        deal.bar(player, bet_id)
     else:
-        deal.release(player, action["release"])
+        deal.release(player, bet_id)
     return False
 
 

@@ -11,14 +11,13 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from faro_box.errors import ScriptError
+from faro_box.limits import MAX_BANK_PLAYERS, MAX_BANK_STAKE, MAX_FUND, check_players, check_stake
 from faro_box.table import commands as events
 from faro_box.table.commands import BareCommand, _candidates, _card, _confidence, _frame, _player, _snapshot
 
 SIDES = ("right", "left")
 SEATS = ("right", "left", "banker")
-MAX_BANK_PLAYERS = 10  # seed 001 §02: 3–11 at the table, the banker included
-MAX_FUND = 100  # a fund comes out of the banker's own 100 chips
-MAX_STAKE = 1000
+MAX_STAKE = MAX_BANK_STAKE  # the limits are faro_box.limits', shared with settle
 
 
 def _flag(value: object, what: str) -> bool:
@@ -45,12 +44,7 @@ class StartBank:
     fund: int
 
     def __post_init__(self) -> None:
-        if isinstance(self.players, (str, bytes)) or not isinstance(self.players, (tuple, list)):
-            raise ScriptError(f"players must be a list of names, not {self.players!r:.80}")
-        if len(self.players) > MAX_BANK_PLAYERS:
-            raise ScriptError(f"a bank takes at most {MAX_BANK_PLAYERS} players besides the banker, "
-                              f"got {len(self.players)}")
-        players = tuple(_player(p) for p in self.players)
+        players = check_players(self.players, MAX_BANK_PLAYERS, "a bank")
         object.__setattr__(self, "players", players)
         if not isinstance(self.sides, dict):
             raise ScriptError(f"sides must map each player to right or left, not {self.sides!r:.80}")
@@ -83,6 +77,7 @@ class BankBet:
 
     def __post_init__(self) -> None:
         _player(self.player)
+        check_stake(self.stake, MAX_STAKE)
         _chips(self.stake, "a stake", MAX_STAKE)
         _flag(self.cheval, "cheval")
         _flag(self.cut, "cut")
