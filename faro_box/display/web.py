@@ -54,6 +54,7 @@ from faro_box.display.throttle import (
     parse_networks,
 )
 from faro_box.errors import FaroBoxError, JournalError, ScriptError
+from faro_box.limits import MAX_STAKE
 from faro_box.table.baccarat.commands import DEALER_BANK_COMMANDS
 
 log = logging.getLogger(__name__)
@@ -82,7 +83,7 @@ class WebLimits:
     """Bounds that keep one visitor from growing the server or the deal without end."""
 
     body_bytes: int = 16 * 1024
-    max_stake: int = 100_000
+    max_stake: int = MAX_STAKE
     max_open_bets: int = 500
     sse_clients: int = 64
     sse_per_client: int = 6         # one address's share: a kiosk, a phone, a tablet, a spare tab
