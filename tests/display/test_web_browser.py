@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 from display_helpers import DECK, PIN, deal_cards, send, start_two_players
+from screen_checks import KIOSKS, assert_no_scroll, min_type_px, outside, small_text
 
+from faro_box.display.web import create_app, serve
 from faro_box.table.table import Table
 
 pytestmark = pytest.mark.browser
@@ -66,6 +68,114 @@ def test_audience_page_shows_a_turns_settlement(browser: Any, live: Any, table: 
     page.close()
 
 
+# The most the table allows on the screen at once: twenty players (one with the longest name a
+# player may have), a past deal, and a last turn that settles a bet of every player.
+CROWD = ["ann", "bob", "cy", "dora", "eli", "fay", "gus", "hal", "ida", "jo", "kit", "lou", "max", "nell", "otto",
+         "pru", "quin", "rose", "sam", "Maximilian Ferdinand von Hohenzollern-Si"]
+
+
+def crowded_deal(table: Table) -> None:
+    send(table, {"type": "start_deal", "profile": "foster", "players": CROWD})
+    deal_cards(table, DECK[:51])   # a whole deal: it goes into the past deals
+    send(table, {"type": "start_deal", "profile": "foster", "players": CROWD})
+    for i, player in enumerate(CROWD):
+        send(table, {"type": "place", "player": player, "spec": {"id": f"r{i}", "kind": "rank", "stake": 1 + i % 5,
+                                                               "ranks": [["9", "K", "8", "A"][i % 4]], "copper": i % 3 == 0}})
+        send(table, {"type": "place", "player": player, "spec": {"id": f"w{i}", "kind": "rank", "stake": 2 + i % 3,
+                                                               "ranks": [["3", "2"][i % 2]]}})
+    for spec in ({"id": "g1", "kind": "group", "ranks": ["4", "5", "9", "10"], "stake": 1},
+                 {"id": "g2", "kind": "group", "ranks": ["J", "K"], "stake": 2},
+                 {"id": "h1", "kind": "high", "stake": 3}, {"id": "o1", "kind": "odd", "stake": 2},
+                 {"id": "e1", "kind": "even", "stake": 2}, {"id": "g3", "kind": "group", "ranks": ["6", "7"], "stake": 5}):
+        send(table, {"type": "place", "player": CROWD[len(spec["id"]) + ord(spec["id"][0]) % 7], "spec": spec})
+    send(table, {"type": "place", "player": "gus", "spec": {"id": "q1", "kind": "rank", "ranks": ["Q"], "stake": 4}})
+    deal_cards(table, DECK[:7])   # soda and three turns: turn 3 settles every player's 2 or 3
+
+
+# What a visitor must see on a kiosk, on every screen: the layout (its 13 cards and the strip),
+# the case-keeper, the last turn's two cards and their words, the latest announcement and every
+# balance with its last-turn change.
+MUST_SEE = ["#layout", ".lcard", ".stripbox", "#casekeeper svg", "#lastturn .cardface", "#lastturn .cardface .label",
+            "#announcements .latest", ".balrow .amount", ".balrow .change.up, .balrow .change.down", ".balrow .name",
+            ".chip.group"]
+
+
+def _open_kiosk(browser: Any, url: str, size: tuple[int, int], table: Table) -> Any:
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url + "/")
+    page.wait_for_function("(seq) => document.body.dataset.seq === seq", arg=str(table.state()["seq"]))
+    page.errors = errors
+    return page
+
+
+@pytest.mark.parametrize("size", KIOSKS, ids=[f"{w}x{h}" for w, h in KIOSKS])
+def test_a_kiosk_shows_the_whole_crowded_table_without_scrolling(browser: Any, live: Any, table: Table,
+                                                                 size: tuple[int, int]) -> None:
+    crowded_deal(table)
+    page = _open_kiosk(browser, live.url, size, table)
+    shot(page, f"audience_crowded_{size[0]}x{size[1]}.png")
+    assert_no_scroll(page)
+    for selector in MUST_SEE:
+        assert outside(page, selector) == [], selector
+    assert page.locator(".balrow").count() == len(CROWD) + 1   # every player and the bank
+    assert page.locator(".lcard").count() == 13
+    amounts = page.locator(".balrow .amount").all_inner_texts()
+    state = table.state()
+    assert amounts[-1].replace("\u2212", "-") == f"{state['balances']['banker']:+d}".replace("+0", "0")
+    assert small_text(page, min_type_px(*size)) == []
+    assert page.errors == []
+    page.close()
+
+
+@pytest.fixture
+def live_ru(table: Table, pin_hash: str) -> Any:
+    server = serve(create_app(table, pin_hash=pin_hash, lang="ru"), port=0, background=True)
+    assert server is not None
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize("size", KIOSKS, ids=[f"{w}x{h}" for w, h in KIOSKS])
+def test_the_russian_words_under_the_last_turns_cards_fit(browser: Any, live_ru: Any, table: Table,
+                                                           size: tuple[int, int]) -> None:
+    crowded_deal(table)
+    page = _open_kiosk(browser, live_ru.url, size, table)
+    shot(page, f"audience_ru_{size[0]}x{size[1]}.png")
+    assert page.locator("#lastturn .label").all_inner_texts() == ["проигрывает", "выигрывает"]
+    assert_no_scroll(page)
+    for selector in MUST_SEE:
+        assert outside(page, selector) == [], selector
+    # Each word lies under its own card, the two words apart.
+    boxes = [page.locator("#lastturn .label").nth(i).bounding_box() for i in range(2)]
+    assert boxes[0]["x"] + boxes[0]["width"] < boxes[1]["x"], boxes
+    assert small_text(page, min_type_px(*size)) == []
+    page.close()
+
+
+def test_a_group_bet_is_one_chip_where_its_cards_meet(browser: Any, live: Any, table: Table) -> None:
+    start_two_players(table)
+    send(table, {"type": "place", "player": "bob", "spec": {"id": "b2", "kind": "group", "ranks": ["4", "5", "9", "10"],
+                                                            "stake": 1}})
+    page = _open_kiosk(browser, live.url, (1280, 720), table)
+    chips = page.locator("[data-bet='b2']")
+    assert chips.count() == 1
+    assert chips.locator(".stake").inner_text() == "B\u20091"
+    assert chips.locator(".ranks").inner_text() == "4\u00b75\u00b79\u00b710"
+    chip = chips.bounding_box()
+    centre = (chip["x"] + chip["width"] / 2, chip["y"] + chip["height"] / 2)
+    # The chip covers a corner of each of the four cards, and its centre is where they meet.
+    for rank in ("4", "5", "9", "10"):
+        card = page.locator(f".lcard[data-rank='{rank}']").bounding_box()
+        assert (card["x"] < chip["x"] + chip["width"] and chip["x"] < card["x"] + card["width"]
+                and card["y"] < chip["y"] + chip["height"] and chip["y"] < card["y"] + card["height"]), rank
+    ten, five = (page.locator(f".lcard[data-rank='{r}']").bounding_box() for r in ("10", "5"))
+    assert ten["x"] + ten["width"] <= centre[0] <= five["x"]
+    assert ten["y"] + ten["height"] <= centre[1] <= five["y"]
+    page.close()
+
+
 def test_dealer_page_refuses_a_wrong_pin_and_places_a_bet_by_clicks(browser: Any, live: Any, table: Table) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     errors: list[str] = []
@@ -99,7 +209,7 @@ def test_dealer_page_refuses_a_wrong_pin_and_places_a_bet_by_clicks(browser: Any
     for rank in ("4", "5", "9", "10"):
         page.click(f".lcard[data-rank='{rank}']")
     page.click("#place")
-    page.wait_for_selector(".lcard[data-rank='4'] .chip.group")
+    page.wait_for_selector(".layout-grid .chip.group")
     page.click(".stripbox.high")
     page.wait_for_selector(".stripbox.high .chip")
     kinds = [(b["player"], b["kind"], b.get("ranks")) for b in table.state()["open_bets"]]
