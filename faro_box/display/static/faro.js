@@ -326,8 +326,9 @@ window.Faro = (function () {
   const BALANCE_FITS = ["fit-xl", "fit-l", "fit-m", "fit-s cols2", "fit-xs cols2"];
   function fitBalances(root, table) {
     const rows = table.children.length;
+    const base = table.className;
     for (let i = 0; i < BALANCE_FITS.length; i++) {
-      table.className = "baltable " + BALANCE_FITS[i];
+      table.className = base + " " + BALANCE_FITS[i];
       const cols = table.classList.contains("cols2") ? 2 : 1;
       table.style.gridTemplateRows = "repeat(" + Math.ceil(rows / cols) + ", auto)";
       if (root.scrollHeight <= root.clientHeight + 1 && table.scrollWidth <= table.clientWidth + 1) return;
@@ -398,5 +399,6 @@ window.Faro = (function () {
            renderLayout: renderLayout, renderCaseKeeper: renderCaseKeeper, renderStatus: renderStatus,
            renderBanners: renderBanners, renderLastTurn: renderLastTurn, renderAnnouncements: renderAnnouncements,
            renderBalances: renderBalances, renderHistory: renderHistory, cardFace: cardFace,
-           playerColour: playerColour, dropUntilFits: dropUntilFits, RANKS: RANKS };
+           playerColour: playerColour, dropUntilFits: dropUntilFits, balanceRow: balanceRow, fitBalances: fitBalances,
+           RANKS: RANKS };
 })();
