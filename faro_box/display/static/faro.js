@@ -205,13 +205,13 @@ window.Faro = (function () {
     RANKS.forEach(function (r) {
       (beads[r] || []).forEach(function (p) { rod = Math.max(rod, p + bead); });
     });
-    const scale = 3.2, row = 34, left = 54, width = left + rod * scale + 70;
+    const scale = 3.2, row = 32, left = 68, width = left + rod * scale + 70;
     const root_svg = svg("svg", { viewBox: "0 0 " + width + " " + (row * 13 + 8), class: "beads",
                                   preserveAspectRatio: "xMidYMin meet", role: "img", "aria-label": t.caseKeeper });
     root_svg.appendChild(svg("rect", { x: left - 6, y: 2, width: 6, height: row * 13 + 4, class: "frame" }));
     RANKS.forEach(function (r, i) {
       const y = 6 + i * row + row / 2;
-      const label = svg("text", { x: left - 14, y: y + 11, class: "rodlabel", "text-anchor": "end" });
+      const label = svg("text", { x: left - 12, y: y + 13, class: "rodlabel", "text-anchor": "end" });
       label.textContent = r;
       root_svg.appendChild(label);
       root_svg.appendChild(svg("line", { x1: left, y1: y, x2: left + rod * scale, y2: y, class: "rod" }));
@@ -223,7 +223,7 @@ window.Faro = (function () {
       });
       const n = (state["case"] || {})[r];
       if (n !== undefined) {
-        const count = svg("text", { x: left + rod * scale + 14, y: y + 11, class: "rodcount" });
+        const count = svg("text", { x: left + rod * scale + 14, y: y + 13, class: "rodcount" });
         count.textContent = n;
         root_svg.appendChild(count);
       }
@@ -347,6 +347,11 @@ window.Faro = (function () {
     column.querySelectorAll(".history").forEach(function (h) {
       if (!h.querySelector(".pastdeal")) clear(h);
     });
+    // Still too long: the latest announcement keeps fewer lines (it ends in an ellipsis).
+    const latest = column.querySelector(".latest");
+    for (let lines = 3; latest && lines >= 1 && column.scrollHeight > column.clientHeight + 1; lines--) {
+      latest.style.setProperty("-webkit-line-clamp", String(lines));
+    }
   }
 
   function renderHistory(root, state, t) {
