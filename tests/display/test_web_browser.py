@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from display_helpers import DECK, PIN, deal_cards, send, start_two_players
-from screen_checks import KIOSKS, assert_no_scroll, min_type_px, outside, small_text
+from screen_checks import KIOSKS, assert_no_scroll, min_type_px, outside, scroll_size, small_text
 
 from faro_box.display.web import create_app, serve
 from faro_box.table.table import Table
@@ -173,6 +173,44 @@ def test_a_group_bet_is_one_chip_where_its_cards_meet(browser: Any, live: Any, t
     ten, five = (page.locator(f".lcard[data-rank='{r}']").bounding_box() for r in ("10", "5"))
     assert ten["x"] + ten["width"] <= centre[0] <= five["x"]
     assert ten["y"] + ten["height"] <= centre[1] <= five["y"]
+    page.close()
+
+
+PHONE = (412, 915)
+
+
+@pytest.mark.parametrize("size", [*KIOSKS, PHONE], ids=[f"{w}x{h}" for w, h in [*KIOSKS, PHONE]])
+def test_the_dealer_page_is_usable_on_every_screen(browser: Any, live: Any, table: Table, size: tuple[int, int]) -> None:
+    crowded_deal(table)
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(live.url + "/dealer")
+    page.fill("#pin", PIN)
+    page.click("#login-button")
+    page.locator("#desk").wait_for(state="visible")
+    page.wait_for_function("(seq) => document.body.dataset.seq === seq", arg=str(table.state()["seq"]))
+    shot(page, f"dealer_{size[0]}x{size[1]}.png")
+    # The page may scroll down, never sideways; every control lies within the screen's width
+    # and is large enough for a finger.
+    sizes = scroll_size(page)
+    assert sizes["w"] == sizes["vw"], sizes
+    controls = page.evaluate("""() => Array.from(document.querySelectorAll('#desk button, #desk input, #desk select,'
+                                                       + ' #desk .lcard, #desk .stripbox'))
+      .filter((e) => e.getBoundingClientRect().width > 0)
+      .map((e) => { const r = e.getBoundingClientRect();
+                    return [e.id || e.dataset.rank || e.dataset.kind || e.textContent.slice(0, 20), r.left, r.right, r.height]; })""")
+    assert len(controls) > 30
+    assert [c for c in controls if c[1] < 0 or c[2] > size[0] + 1] == []
+    assert [c for c in controls if c[3] < 40] == []
+    # A bet placed by taps at this size reaches the table.
+    page.locator("#players button[data-player='ann']").click()
+    page.click(".lcard[data-rank='J']")
+    page.fill("#stake", "2")
+    page.click("#place")
+    page.wait_for_function("() => document.getElementById('message').className.includes('ok')")
+    assert [b["ranks"] for b in table.state()["open_bets"] if b["player"] == "ann"][-1] == ["J"]
+    assert errors == []
     page.close()
 
 
