@@ -129,6 +129,19 @@ def test_a_kiosk_shows_the_whole_crowded_table_without_scrolling(browser: Any, l
     page.close()
 
 
+@pytest.mark.parametrize("size", [(800, 480), (1366, 768)], ids=["800x480", "1366x768"])
+def test_a_card_waiting_for_the_dealer_leaves_the_table_in_view(browser: Any, live: Any, table: Table,
+                                                               size: tuple[int, int]) -> None:
+    crowded_deal(table)
+    send(table, {"type": "unread", "index": 7, "candidates": ["4H", "4D"], "snapshot": None})
+    page = _open_kiosk(browser, live.url, size, table)
+    shot(page, f"audience_pending_{size[0]}x{size[1]}.png")
+    assert outside(page, ".banner.pending") == []
+    for selector in MUST_SEE:
+        assert outside(page, selector) == [], selector
+    page.close()
+
+
 @pytest.fixture
 def live_ru(table: Table, pin_hash: str) -> Any:
     server = serve(create_app(table, pin_hash=pin_hash, lang="ru"), port=0, background=True)
