@@ -142,6 +142,20 @@ def test_a_card_waiting_for_the_dealer_leaves_the_table_in_view(browser: Any, li
     page.close()
 
 
+def test_chips_that_do_not_fit_their_card_are_counted_on_one_chip(browser: Any, live: Any, table: Table) -> None:
+    send(table, {"type": "start_deal", "profile": "foster", "players": CROWD})
+    for i, player in enumerate(CROWD):
+        send(table, {"type": "place", "player": player, "spec": {"id": f"q{i}", "kind": "rank", "ranks": ["Q"],
+                                                               "stake": 1}})
+    page = _open_kiosk(browser, live.url, (800, 480), table)
+    cell = page.locator(".lcard[data-rank='Q'] .chips")
+    shown = cell.locator(".chip[data-bet]").count()
+    more = cell.locator(".chip.more").inner_text()
+    assert 0 < shown < len(CROWD) and more == f"+{len(CROWD) - shown}"
+    assert outside(page, ".lcard[data-rank='Q'] .chip") == []
+    page.close()
+
+
 @pytest.fixture
 def live_ru(table: Table, pin_hash: str) -> Any:
     server = serve(create_app(table, pin_hash=pin_hash, lang="ru"), port=0, background=True)

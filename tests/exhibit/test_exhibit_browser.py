@@ -82,7 +82,8 @@ def test_attract_screen_then_the_split_panel_and_the_odds(browser: Any, exhibit:
     assert "starts in" in page.inner_text("#attract-count")
     assert page.locator("#attract-panel h2").inner_text()
     # The QR code is drawn by the server, as SVG, for the phone page.
-    assert page.eval_on_selector(".attract-qr img", "i => i.complete && i.naturalWidth > 0")
+    page.wait_for_function("() => { const i = document.querySelector('.attract-qr img');"
+                           " return i.complete && i.naturalWidth > 0; }")
     # Large type: readable from 3 m.
     assert _font_px(page, ".attract-next") >= 48
     _type_at_least(page, "#attract-panel p", 30)

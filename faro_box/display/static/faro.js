@@ -120,16 +120,12 @@ window.Faro = (function () {
   function collapseOverflow(box) {
     function over() { return box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1; }
     if (!over()) return;
-    let hidden = 0;
-    const more = el("span", "chip more");
-    while (over() && box.children.length) {
-      const last = box.lastElementChild;
-      if (last === more) { box.removeChild(more); continue; }
-      box.removeChild(last);
-      hidden += 1;
+    const chips = Array.from(box.children);
+    const more = el("span", "chip more", "+0");
+    box.appendChild(more);
+    for (let i = chips.length - 1, hidden = 1; i >= 0 && over(); i--, hidden++) {
+      box.removeChild(chips[i]);
       more.textContent = "+" + hidden;
-      box.appendChild(more);
-      if (box.children.length === 1) break;
     }
   }
 
