@@ -117,15 +117,38 @@ window.Faro = (function () {
   }
 
   // Chips that do not fit their place on a small screen become one "+n" chip, never a scrollbar.
-  function collapseOverflow(box) {
-    function over() { return box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1; }
-    if (!over()) return;
-    const chips = Array.from(box.children);
-    const more = el("span", "chip more", "+0");
-    box.appendChild(more);
-    for (let i = chips.length - 1, hidden = 1; i >= 0 && over(); i--, hidden++) {
-      box.removeChild(chips[i]);
-      more.textContent = "+" + hidden;
+  // All boxes are measured in one pass and changed in the next: one layout, not one per chip.
+  function overflows(box) { return box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1; }
+  function collapseOverflow(boxes) {
+    const cuts = boxes.map(function (box) {
+      if (!overflows(box)) return -1;
+      const edge = box.getBoundingClientRect();
+      const chips = Array.from(box.children);
+      for (let i = 0; i < chips.length; i++) {
+        const r = chips[i].getBoundingClientRect();
+        if (r.bottom > edge.bottom + 1 || r.right > edge.right + 1) return Math.max(0, i - 1);  // a slot for "+n"
+      }
+      return Math.max(0, chips.length - 1);
+    });
+    const mores = [];
+    boxes.forEach(function (box, b) {
+      if (cuts[b] < 0) return;
+      const chips = Array.from(box.children);
+      chips.slice(cuts[b]).forEach(function (c) { box.removeChild(c); });
+      const more = el("span", "chip more", "+" + (chips.length - cuts[b]));
+      more.dataset.hidden = String(chips.length - cuts[b]);
+      box.appendChild(more);
+      mores.push(more);
+    });
+    // The "+n" chip may itself be wider than the chip it replaced: give back one more, rarely twice.
+    for (let pass = 0; pass < 3 && mores.length; pass++) {
+      const still = mores.filter(function (m) { return overflows(m.parentElement) && m.previousElementSibling; });
+      still.forEach(function (m) {
+        m.parentElement.removeChild(m.previousElementSibling);
+        m.dataset.hidden = String(Number(m.dataset.hidden) + 1);
+        m.textContent = "+" + m.dataset.hidden;
+      });
+      if (!still.length) break;
     }
   }
 
@@ -188,8 +211,8 @@ window.Faro = (function () {
         });
       } else if (boxes[bet.kind]) boxes[bet.kind].appendChild(chip(state, bet));
     });
-    Object.keys(cells).forEach(function (r) { collapseOverflow(cells[r]); });
-    Object.keys(boxes).forEach(function (k) { collapseOverflow(boxes[k]); });
+    collapseOverflow(Object.keys(cells).map(function (r) { return cells[r]; })
+      .concat(Object.keys(boxes).map(function (k) { return boxes[k]; })));
   }
 
   // The case-keeper from the bead model: the outer frame at the left, millimetres to the right.
@@ -319,26 +342,42 @@ window.Faro = (function () {
   }
 
   // The largest type at which every balance fits its place; two columns before the smallest.
+  // The size found last time is tried first (a deal keeps its players and the screen its size),
+  // so a redraw mostly costs one measurement.
   const BALANCE_FITS = ["fit-xl", "fit-l", "fit-m", "fit-s cols2", "fit-xs cols2"];
   function fitBalances(root, table) {
     const rows = table.children.length;
     const base = table.className;
-    for (let i = 0; i < BALANCE_FITS.length; i++) {
+    function fits(i) {
       table.className = base + " " + BALANCE_FITS[i];
       const cols = table.classList.contains("cols2") ? 2 : 1;
       table.style.gridTemplateRows = "repeat(" + Math.ceil(rows / cols) + ", auto)";
-      if (root.scrollHeight <= root.clientHeight + 1 && table.scrollWidth <= table.clientWidth + 1) return;
+      return root.scrollHeight <= root.clientHeight + 1 && table.scrollWidth <= table.clientWidth + 1;
     }
+    const key = [rows, innerWidth, innerHeight, root.clientHeight].join(" ");
+    const last = fitBalances.memory[base];
+    if (last && last.key === key && fits(last.index)) return;
+    let i = 0;
+    while (i < BALANCE_FITS.length - 1 && !fits(i)) i += 1;
+    if (i === BALANCE_FITS.length - 1) fits(i);
+    fitBalances.memory[base] = { key: key, index: i };
   }
+  fitBalances.memory = {};
 
   // On a kiosk nothing scrolls: the older lines of a column go first, one whole line at a time.
   function dropUntilFits(column) {
     if (!column) return;
-    let droppable = column.querySelectorAll(".droppable");
-    let i = droppable.length - 1;
-    while (column.scrollHeight > column.clientHeight + 1 && i >= 0) {
+    let over = column.scrollHeight - column.clientHeight;
+    if (over <= 1) return;
+    // Measure every droppable line once, then remove from the last until the excess is gone.
+    const droppable = Array.from(column.querySelectorAll(".droppable"));
+    const heights = droppable.map(function (d) {
+      const st = getComputedStyle(d);
+      return d.getBoundingClientRect().height + parseFloat(st.marginTop) + parseFloat(st.marginBottom);
+    });
+    for (let i = droppable.length - 1; i >= 0 && over > 1; i--) {
       droppable[i].remove();
-      i -= 1;
+      over -= heights[i];
     }
     column.querySelectorAll(".history").forEach(function (h) {
       if (!h.querySelector(".pastdeal")) clear(h);
