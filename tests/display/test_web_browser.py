@@ -83,11 +83,14 @@ def crowded_deal(table: Table) -> None:
                                                                "ranks": [["9", "K", "8", "A"][i % 4]], "copper": i % 3 == 0}})
         send(table, {"type": "place", "player": player, "spec": {"id": f"w{i}", "kind": "rank", "stake": 2 + i % 3,
                                                                "ranks": [["3", "2"][i % 2]]}})
-    for spec in ({"id": "g1", "kind": "group", "ranks": ["4", "5", "9", "10"], "stake": 1},
-                 {"id": "g2", "kind": "group", "ranks": ["J", "K"], "stake": 2},
-                 {"id": "h1", "kind": "high", "stake": 3}, {"id": "o1", "kind": "odd", "stake": 2},
-                 {"id": "e1", "kind": "even", "stake": 2}, {"id": "g3", "kind": "group", "ranks": ["6", "7"], "stake": 5}):
-        send(table, {"type": "place", "player": CROWD[len(spec["id"]) + ord(spec["id"][0]) % 7], "spec": spec})
+    specs: list[tuple[str, dict[str, Any]]] = [
+        ("bob", {"id": "g1", "kind": "group", "ranks": ["4", "5", "9", "10"], "stake": 1}),
+        ("cy", {"id": "g2", "kind": "group", "ranks": ["J", "K"], "stake": 2}),
+        ("ida", {"id": "h1", "kind": "high", "stake": 3}), ("ida", {"id": "o1", "kind": "odd", "stake": 2}),
+        ("fay", {"id": "e1", "kind": "even", "stake": 2}),
+        ("hal", {"id": "g3", "kind": "group", "ranks": ["6", "7"], "stake": 5})]
+    for player, spec in specs:
+        send(table, {"type": "place", "player": player, "spec": spec})
     send(table, {"type": "place", "player": "gus", "spec": {"id": "q1", "kind": "rank", "ranks": ["Q"], "stake": 4}})
     deal_cards(table, DECK[:7])   # soda and three turns: turn 3 settles every player's 2 or 3
 

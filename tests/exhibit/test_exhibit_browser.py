@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from display.screen_checks import KIOSKS, assert_no_scroll, min_type_px, outside, small_text
+from screen_checks import KIOSKS, assert_no_scroll, min_type_px, outside, small_text
 
 from faro_box.display.pin import hash_pin
 from faro_box.display.web import create_app, serve
@@ -148,6 +148,7 @@ def _decoded_qr(png: bytes) -> str:
     import numpy as np
 
     image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    assert image is not None
     text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
     return str(text)
 

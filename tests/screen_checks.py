@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 # Every landscape kiosk size the box is shown on: the Pi's 7-inch touch display to 1080p.
 KIOSKS = [(800, 480), (1280, 720), (1280, 800), (1366, 768), (1920, 1080)]
 
