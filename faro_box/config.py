@@ -17,6 +17,7 @@ back to a default on a box nobody is watching. The result is frozen dataclasses.
     [buttons]          enabled; undo; confirm; new_deal; bounce_time; stuck_after
     [display]          web; host = "127.0.0.1"; port = 8000; terminal; language; speech; lcd = {...}
     [bank]             banker; fund; sides = {player = "right" | "left"}   (baccarat_banque only)
+    [exhibit]          public_url = "http://192.168.1.20:8000/exhibit/visit"  (the visitors' QR code)
 """
 
 from __future__ import annotations
@@ -323,6 +324,39 @@ class DisplayConfig:
     header_timeout: float = _spec(_bounded(1, 120, "a number of seconds"), 10.0)
 
 
+def public_url(key: str, value: object) -> str:
+    """The visitors' phone page as phones reach it: an http(s) address whose host is not this
+    machine's loopback (a phone scanning 127.0.0.1 or localhost opens itself, not the box)."""
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    expected = "an http:// or https:// address phones can reach, like 'http://192.168.1.20:8000/exhibit/visit'"
+    if not isinstance(value, str) or not value or len(value) > 500 or any(c.isspace() for c in value):
+        raise _fail(key, expected, value)
+    try:
+        parts = urlsplit(value)
+        _ = parts.port  # a port that is not a number 0..65535 raises ValueError
+    except ValueError:
+        raise _fail(key, expected, value) from None
+    host = (parts.hostname or "").lower()
+    if parts.scheme not in ("http", "https") or not host:
+        raise _fail(key, expected, value)
+    try:
+        address = ipaddress.ip_address(host)
+        loopback = address.is_loopback or address.is_unspecified
+    except ValueError:
+        loopback = host == "localhost" or host.endswith(".localhost")
+    if loopback:
+        raise ConfigError(f"{key}: {value!r} names this machine itself, which no phone can reach: "
+                          "give the box's address on the network")
+    return value
+
+
+@dataclass(frozen=True)
+class ExhibitConfig:
+    public_url: str | None = _spec(public_url)
+
+
 def _fund(key: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_FUND:
         raise _fail(key, f"a whole number of chips from 1 to {MAX_FUND}", value)
@@ -357,6 +391,7 @@ class Config:
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig, metadata={"section": ButtonsConfig})
     display: DisplayConfig = field(default_factory=DisplayConfig, metadata={"section": DisplayConfig})
     bank: BankConfig = field(default_factory=BankConfig, metadata={"section": BankConfig})
+    exhibit: ExhibitConfig = field(default_factory=ExhibitConfig, metadata={"section": ExhibitConfig})
 
     def start_bank(self) -> Any:
         """The StartBank the configuration names, or None (the dealer's page opens the bank)."""

@@ -32,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                        "0.0.0.0 lets visitors' phones in)")
     parser.add_argument("--port", type=int, help="web display port (default: the configuration's, else 8000)")
     parser.add_argument("--public-url", metavar="URL",
-                        help="the phone page's address for the QR code (default: found from the network)")
+                        help="the phone page's address for the QR code (default: the configuration's "
+                             "exhibit.public_url, else found from the network when --host is 0.0.0.0)")
     parser.add_argument("--journal", metavar="PATH",
                         help="journal every deal here; renewed every --keep-deals deals (the previous one "
                              "kept as PATH.1)")
@@ -86,6 +87,10 @@ def run(args: argparse.Namespace) -> int:
         from faro_box.config import load_config
         config = load_config(args.config)
     display = config.display if config else None
+    if args.public_url is not None:
+        from faro_box.config import public_url
+        public_url("--public-url", args.public_url)
+    public = args.public_url or (config.exhibit.public_url if config else None)
     host = args.host or (display.host if display else "127.0.0.1")
     port = args.port if args.port is not None else (display.port if display else 8000)
     lang = args.lang or (display.language if display else "en")
@@ -106,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     _stop_on_signals(exhibition)
     try:
         if not args.no_web:
-            server = _start_web(hub, show, book, config, host, port, lang, args.public_url, log)
+            server = _start_web(hub, show, book, config, host, port, lang, public, log)
         log.info("exhibition of %d deal(s): %s", len(deals), ", ".join(d.name for d in deals))
         dealt = exhibition.run()
     finally:
@@ -154,7 +159,8 @@ def _start_web(hub: Any, show: Any, book: Any, config: Any, host: str, port: int
     assert server is not None
     show.visit_url = public_url or visit_url_for(host, server.port)
     log.info("exhibition screen: %s%s/   visitors' phones: %s", server.url, PREFIX,
-             show.visit_url or "(none: the display listens on this machine only; use --host 0.0.0.0)")
+             show.visit_url or "(no QR code: the display listens on this machine only; set exhibit.public_url "
+                               "or use --host 0.0.0.0)")
     print(f"Exhibition screen: {server.url}{PREFIX}/", flush=True)
     return server
 

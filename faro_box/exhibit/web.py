@@ -25,8 +25,10 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from faro_box.config import public_url
 from faro_box.display.throttle import client_key
 from faro_box.display.web import JSON_ERRORS
+from faro_box.errors import ConfigError
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.visitors import Refused, Visitor, VisitorBook
 
@@ -43,14 +45,16 @@ def qr_svg(text: str) -> str:
     import qrcode
     import qrcode.image.svg
 
-    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgFillImage, box_size=10, border=2)
+    # One path, not a square per module: scaled, squares leave light seams that a camera misreads.
+    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathFillImage, box_size=10, border=2)
     out = io.BytesIO()
     image.save(out)
     return out.getvalue().decode("utf-8")
 
 
 def lan_address() -> str | None:
-    """This machine's address on the local network (the route a phone would use), or None.
+    """This machine's address on the interface of its default route (the one a phone on the
+    same network reaches), or None when it has only loopback.
 
     Connecting a UDP socket sends nothing; it only asks the kernel which interface it would use.
     """
@@ -86,10 +90,17 @@ def exhibit_app(show: Show, book: VisitorBook) -> Starlette:
     def client_of(request: Request) -> str:
         return client_key(request.client.host if request.client else "?")
 
-    def visit_url(request: Request) -> str:
+    def visit_url(request: Request) -> str | None:
+        # The address set or found at start; else the one this page was opened by, unless that
+        # is this machine's loopback (the kiosk's own browser at 127.0.0.1: a dead link on every
+        # phone). No address phones can reach: no code at all.
         if show.visit_url:
             return show.visit_url
-        return f"{request.url.scheme}://{request.headers.get('host', 'localhost')}{PREFIX}/visit"
+        url = f"{request.url.scheme}://{request.headers.get('host', '')}{PREFIX}/visit"
+        try:
+            return public_url("the page's address", url)
+        except ConfigError:
+            return None
 
     async def read_json(request: Request) -> Any:
         ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -142,7 +153,11 @@ def exhibit_app(show: Show, book: VisitorBook) -> Starlette:
         return JSONResponse(doc, headers=_NO_STORE)
 
     async def qr(request: Request) -> Response:
-        return Response(qr_svg(visit_url(request)), media_type="image/svg+xml", headers={"cache-control": "no-cache"})
+        url = visit_url(request)
+        if url is None:
+            return JSONResponse({"error": "no address phones can reach: set exhibit.public_url in the configuration, "
+                                          "or start with --host 0.0.0.0"}, status_code=404, headers=_NO_STORE)
+        return Response(qr_svg(url), media_type="image/svg+xml", headers={"cache-control": "no-cache"})
 
     async def api_visitor(request: Request) -> Response:
         visitor = visitor_of(request, csrf=False)

@@ -7,10 +7,12 @@ from typing import Any
 
 import pytest
 from display_helpers import PIN
+from screen_checks import KIOSKS, assert_no_scroll, min_type_px, outside, shot, small_text
 from starlette.testclient import TestClient
 
 from faro_box.display.announce_baccarat import announce_coup
 from faro_box.display.web import create_app
+from faro_box.errors import RuleError
 from faro_box.table.table import Table
 
 START = {"type": "start_bank", "players": ["ann", "bob", "cid"],
@@ -114,3 +116,62 @@ def test_the_audience_page_shows_each_sides_result(browser: Any, live: Any, tabl
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "baccarat_audience.png"), full_page=True)
     page.close()
+
+
+# The most a bank holds on the screen: ten players (one with the longest name allowed) besides
+# the banker, each with a bet on the second coup, the first coup's results announced.
+CROWD = ["ann", "bob", "cid", "dee", "eli", "fay", "gus", "hal", "ivy", "Maximilian Ferdinand von Hohenzollern-Si"]
+CROWDED_BANK = [{"type": "start_bank", "players": CROWD, "banker": "eve", "fund": 100,
+                 "sides": {p: ("right", "left")[i % 2] for i, p in enumerate(CROWD)}},
+                *({"type": "bank_bet", "player": p, "stake": 1 + i} for i, p in enumerate(CROWD)),
+                *SEED_08[3:],
+                *({"type": "bank_bet", "player": p, "stake": 1 + i % 3} for i, p in enumerate(CROWD)),
+                *({"type": "bank_confirm", "card": c} for c in ("5C", "KH", "8S", "AD", "QC", "2D"))]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("size", KIOSKS, ids=[f"{w}x{h}" for w, h in KIOSKS])
+def test_a_kiosk_shows_the_whole_crowded_bank_without_scrolling(browser: Any, live: Any, table: Table,
+                                                                size: tuple[int, int]) -> None:
+    from faro_box.table.commands import command_from_json
+
+    for body in CROWDED_BANK:
+        table.handle(command_from_json(body))
+    state = table.state()
+    assert len(state["bets"]) == len(CROWD) and state["waiting"].startswith("call_")
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(live.url + "/")
+    page.wait_for_function("(seq) => document.body.dataset.seq === seq", arg=str(state["seq"]))
+    shot(page, f"baccarat_crowded_{size[0]}x{size[1]}.png")
+    must_see = [".bac-hand h2", ".bac-hand .cardface", ".bac-waiting", ".bac-shoe .rk", ".bac-fund",
+                ".bac-side .announcements .latest", ".bac-bal .balrow .amount", ".bac-bal .balrow .name"]
+    _fits(page, size, must_see + [".bac-bets li .stake", ".bac-bets li .name"])
+    assert page.locator(".bac-bal .balrow").count() == len(CROWD) + 1
+    assert page.locator(".bac-bets li").count() == len(CROWD)
+    # The coup played out: every hand's cards, its total and each side's result in view.
+    spare = iter(["9D", "3H", "4S"])
+    while not table.state()["waiting"] == "bets":
+        waiting = table.state()["waiting"]
+        seat = waiting.split("_", 1)[1]
+        if not waiting.startswith("call_"):
+            table.handle(command_from_json({"type": "bank_confirm", "card": next(spare)}))
+            continue
+        try:   # a card where the rules let a side choose; a stand where they do not
+            table.handle(command_from_json({"type": "bank_call", "seat": seat, "draw": True}))
+        except RuleError:
+            table.handle(command_from_json({"type": "bank_call", "seat": seat, "draw": False}))
+    page.wait_for_function("(seq) => document.body.dataset.seq === seq", arg=str(table.state()["seq"]))
+    shot(page, f"baccarat_crowded_coup_{size[0]}x{size[1]}.png")
+    _fits(page, size, must_see + [".bac-hand .total", ".bac-result"])
+    assert page.locator(".bac-result").count() == 2
+    assert errors == []
+    page.close()
+
+
+def _fits(page: Any, size: tuple[int, int], must_see: list[str]) -> None:
+    assert_no_scroll(page)
+    for selector in must_see:
+        assert outside(page, selector) == [], selector
+    assert small_text(page, min_type_px(*size)) == []

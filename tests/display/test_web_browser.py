@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 from display_helpers import DECK, PIN, deal_cards, send, start_two_players
+from screen_checks import KIOSKS, assert_no_scroll, min_type_px, outside, scroll_size, small_text
 
+from faro_box.display.web import create_app, serve
 from faro_box.table.table import Table
 
 pytestmark = pytest.mark.browser
@@ -66,6 +68,182 @@ def test_audience_page_shows_a_turns_settlement(browser: Any, live: Any, table: 
     page.close()
 
 
+# The most the table allows on the screen at once: twenty players (one with the longest name a
+# player may have), a past deal, and a last turn that settles a bet of every player.
+CROWD = ["ann", "bob", "cy", "dora", "eli", "fay", "gus", "hal", "ida", "jo", "kit", "lou", "max", "nell", "otto",
+         "pru", "quin", "rose", "sam", "Maximilian Ferdinand von Hohenzollern-Si"]
+
+
+def crowded_deal(table: Table) -> None:
+    send(table, {"type": "start_deal", "profile": "foster", "players": CROWD})
+    deal_cards(table, DECK[:51])   # a whole deal: it goes into the past deals
+    send(table, {"type": "start_deal", "profile": "foster", "players": CROWD})
+    for i, player in enumerate(CROWD):
+        send(table, {"type": "place", "player": player, "spec": {"id": f"r{i}", "kind": "rank", "stake": 1 + i % 5,
+                                                               "ranks": [["9", "K", "8", "A"][i % 4]], "copper": i % 3 == 0}})
+        send(table, {"type": "place", "player": player, "spec": {"id": f"w{i}", "kind": "rank", "stake": 2 + i % 3,
+                                                               "ranks": [["3", "2"][i % 2]]}})
+    specs: list[tuple[str, dict[str, Any]]] = [
+        ("bob", {"id": "g1", "kind": "group", "ranks": ["4", "5", "9", "10"], "stake": 1}),
+        ("cy", {"id": "g2", "kind": "group", "ranks": ["J", "K"], "stake": 2}),
+        ("ida", {"id": "h1", "kind": "high", "stake": 3}), ("ida", {"id": "o1", "kind": "odd", "stake": 2}),
+        ("fay", {"id": "e1", "kind": "even", "stake": 2}),
+        ("hal", {"id": "g3", "kind": "group", "ranks": ["6", "7"], "stake": 5})]
+    for player, spec in specs:
+        send(table, {"type": "place", "player": player, "spec": spec})
+    send(table, {"type": "place", "player": "gus", "spec": {"id": "q1", "kind": "rank", "ranks": ["Q"], "stake": 4}})
+    deal_cards(table, DECK[:7])   # soda and three turns: turn 3 settles every player's 2 or 3
+
+
+# What a visitor must see on a kiosk, on every screen: the layout (its 13 cards and the strip),
+# the case-keeper, the last turn's two cards and their words, the latest announcement and every
+# balance with its last-turn change.
+MUST_SEE = ["#layout", ".lcard", ".stripbox", "#casekeeper svg", "#lastturn .cardface", "#lastturn .cardface .label",
+            "#announcements .latest", ".balrow .amount", ".balrow .change.up, .balrow .change.down", ".balrow .name",
+            ".chip.group"]
+
+
+def _open_kiosk(browser: Any, url: str, size: tuple[int, int], table: Table) -> Any:
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url + "/")
+    page.wait_for_function("(seq) => document.body.dataset.seq === seq", arg=str(table.state()["seq"]))
+    page.errors = errors
+    return page
+
+
+@pytest.mark.parametrize("size", KIOSKS, ids=[f"{w}x{h}" for w, h in KIOSKS])
+def test_a_kiosk_shows_the_whole_crowded_table_without_scrolling(browser: Any, live: Any, table: Table,
+                                                                 size: tuple[int, int]) -> None:
+    crowded_deal(table)
+    page = _open_kiosk(browser, live.url, size, table)
+    shot(page, f"audience_crowded_{size[0]}x{size[1]}.png")
+    assert_no_scroll(page)
+    for selector in MUST_SEE:
+        assert outside(page, selector) == [], selector
+    assert page.locator(".balrow").count() == len(CROWD) + 1   # every player and the bank
+    assert page.locator(".lcard").count() == 13
+    amounts = page.locator(".balrow .amount").all_inner_texts()
+    state = table.state()
+    assert amounts[-1].replace("\u2212", "-") == f"{state['balances']['banker']:+d}".replace("+0", "0")
+    assert small_text(page, min_type_px(*size)) == []
+    assert page.errors == []
+    page.close()
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1366, 768)], ids=["800x480", "1366x768"])
+def test_a_card_waiting_for_the_dealer_leaves_the_table_in_view(browser: Any, live: Any, table: Table,
+                                                               size: tuple[int, int]) -> None:
+    crowded_deal(table)
+    send(table, {"type": "unread", "index": 7, "candidates": ["4H", "4D"], "snapshot": None})
+    page = _open_kiosk(browser, live.url, size, table)
+    shot(page, f"audience_pending_{size[0]}x{size[1]}.png")
+    assert outside(page, ".banner.pending") == []
+    for selector in MUST_SEE:
+        assert outside(page, selector) == [], selector
+    page.close()
+
+
+def test_chips_that_do_not_fit_their_card_are_counted_on_one_chip(browser: Any, live: Any, table: Table) -> None:
+    send(table, {"type": "start_deal", "profile": "foster", "players": CROWD})
+    for i, player in enumerate(CROWD):
+        send(table, {"type": "place", "player": player, "spec": {"id": f"q{i}", "kind": "rank", "ranks": ["Q"],
+                                                               "stake": 1}})
+    page = _open_kiosk(browser, live.url, (800, 480), table)
+    cell = page.locator(".lcard[data-rank='Q'] .chips")
+    shown = cell.locator(".chip[data-bet]").count()
+    more = cell.locator(".chip.more").inner_text()
+    assert 0 < shown < len(CROWD) and more == f"+{len(CROWD) - shown}"
+    assert outside(page, ".lcard[data-rank='Q'] .chip") == []
+    page.close()
+
+
+@pytest.fixture
+def live_ru(table: Table, pin_hash: str) -> Any:
+    server = serve(create_app(table, pin_hash=pin_hash, lang="ru"), port=0, background=True)
+    assert server is not None
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize("size", KIOSKS, ids=[f"{w}x{h}" for w, h in KIOSKS])
+def test_the_russian_words_under_the_last_turns_cards_fit(browser: Any, live_ru: Any, table: Table,
+                                                           size: tuple[int, int]) -> None:
+    crowded_deal(table)
+    page = _open_kiosk(browser, live_ru.url, size, table)
+    shot(page, f"audience_ru_{size[0]}x{size[1]}.png")
+    assert page.locator("#lastturn .label").all_inner_texts() == ["проигрывает", "выигрывает"]
+    assert_no_scroll(page)
+    for selector in MUST_SEE:
+        assert outside(page, selector) == [], selector
+    # Each word lies under its own card, the two words apart.
+    boxes = [page.locator("#lastturn .label").nth(i).bounding_box() for i in range(2)]
+    assert boxes[0]["x"] + boxes[0]["width"] < boxes[1]["x"], boxes
+    assert small_text(page, min_type_px(*size)) == []
+    page.close()
+
+
+def test_a_group_bet_is_one_chip_where_its_cards_meet(browser: Any, live: Any, table: Table) -> None:
+    start_two_players(table)
+    send(table, {"type": "place", "player": "bob", "spec": {"id": "b2", "kind": "group", "ranks": ["4", "5", "9", "10"],
+                                                            "stake": 1}})
+    page = _open_kiosk(browser, live.url, (1280, 720), table)
+    chips = page.locator("[data-bet='b2']")
+    assert chips.count() == 1
+    assert chips.locator(".stake").inner_text() == "B\u20091"
+    assert chips.locator(".ranks").inner_text() == "4\u00b75\u00b79\u00b710"
+    chip = chips.bounding_box()
+    centre = (chip["x"] + chip["width"] / 2, chip["y"] + chip["height"] / 2)
+    # The chip covers a corner of each of the four cards, and its centre is where they meet.
+    for rank in ("4", "5", "9", "10"):
+        card = page.locator(f".lcard[data-rank='{rank}']").bounding_box()
+        assert (card["x"] < chip["x"] + chip["width"] and chip["x"] < card["x"] + card["width"]
+                and card["y"] < chip["y"] + chip["height"] and chip["y"] < card["y"] + card["height"]), rank
+    ten, five = (page.locator(f".lcard[data-rank='{r}']").bounding_box() for r in ("10", "5"))
+    assert ten["x"] + ten["width"] <= centre[0] <= five["x"]
+    assert ten["y"] + ten["height"] <= centre[1] <= five["y"]
+    page.close()
+
+
+PHONE = (412, 915)
+
+
+@pytest.mark.parametrize("size", [*KIOSKS, PHONE], ids=[f"{w}x{h}" for w, h in [*KIOSKS, PHONE]])
+def test_the_dealer_page_is_usable_on_every_screen(browser: Any, live: Any, table: Table, size: tuple[int, int]) -> None:
+    crowded_deal(table)
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(live.url + "/dealer")
+    page.fill("#pin", PIN)
+    page.click("#login-button")
+    page.locator("#desk").wait_for(state="visible")
+    page.wait_for_function("(seq) => document.body.dataset.seq === seq", arg=str(table.state()["seq"]))
+    shot(page, f"dealer_{size[0]}x{size[1]}.png")
+    # The page may scroll down, never sideways; every control lies within the screen's width
+    # and is large enough for a finger.
+    sizes = scroll_size(page)
+    assert sizes["w"] == sizes["vw"], sizes
+    controls = page.evaluate("""() => Array.from(document.querySelectorAll('#desk button, #desk input, #desk select,'
+                                                       + ' #desk .lcard, #desk .stripbox'))
+      .filter((e) => e.getBoundingClientRect().width > 0)
+      .map((e) => { const r = e.getBoundingClientRect();
+                    return [e.id || e.dataset.rank || e.dataset.kind || e.textContent.slice(0, 20), r.left, r.right, r.height]; })""")
+    assert len(controls) > 30
+    assert [c for c in controls if c[1] < 0 or c[2] > size[0] + 1] == []
+    assert [c for c in controls if c[3] < 40] == []
+    # A bet placed by taps at this size reaches the table.
+    page.locator("#players button[data-player='ann']").click()
+    page.click(".lcard[data-rank='J']")
+    page.fill("#stake", "2")
+    page.click("#place")
+    page.wait_for_function("() => document.getElementById('message').className.includes('ok')")
+    assert [b["ranks"] for b in table.state()["open_bets"] if b["player"] == "ann"][-1] == ["J"]
+    assert errors == []
+    page.close()
+
+
 def test_dealer_page_refuses_a_wrong_pin_and_places_a_bet_by_clicks(browser: Any, live: Any, table: Table) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     errors: list[str] = []
@@ -99,7 +277,7 @@ def test_dealer_page_refuses_a_wrong_pin_and_places_a_bet_by_clicks(browser: Any
     for rank in ("4", "5", "9", "10"):
         page.click(f".lcard[data-rank='{rank}']")
     page.click("#place")
-    page.wait_for_selector(".lcard[data-rank='4'] .chip.group")
+    page.wait_for_selector(".layout-grid .chip.group")
     page.click(".stripbox.high")
     page.wait_for_selector(".stripbox.high .chip")
     kinds = [(b["player"], b["kind"], b.get("ranks")) for b in table.state()["open_bets"]]

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from screen_checks import KIOSKS, assert_no_scroll, min_type_px, outside, small_text
 
 from faro_box.display.pin import hash_pin
 from faro_box.display.web import create_app, serve
@@ -22,6 +23,7 @@ from faro_box.table.table import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+PUBLIC_URL = "http://192.168.1.20:8150/exhibit/visit"   # as exhibit.public_url sets it
 
 
 @pytest.fixture
@@ -30,7 +32,7 @@ def exhibit(tmp_path: Path) -> Iterator[dict[str, Any]]:
         table = Table(journal)
         book = VisitorBook()
         book.attach(table)
-        show = Show(visitors=book, hold_s=0, panel_s=0)
+        show = Show(visitors=book, hold_s=0, panel_s=0, visit_url=PUBLIC_URL)
         table.subscribe(show.on_event)
         app = create_app(table, pin_hash=hash_pin("2468", n=2**10))
         mount_exhibit(app, show, book)
@@ -80,7 +82,8 @@ def test_attract_screen_then_the_split_panel_and_the_odds(browser: Any, exhibit:
     assert "starts in" in page.inner_text("#attract-count")
     assert page.locator("#attract-panel h2").inner_text()
     # The QR code is drawn by the server, as SVG, for the phone page.
-    assert page.eval_on_selector(".attract-qr img", "i => i.complete && i.naturalWidth > 0")
+    page.wait_for_function("() => { const i = document.querySelector('.attract-qr img');"
+                           " return i.complete && i.naturalWidth > 0; }")
     # Large type: readable from 3 m.
     assert _font_px(page, ".attract-next") >= 48
     _type_at_least(page, "#attract-panel p", 30)
@@ -138,3 +141,86 @@ def test_a_visitor_bets_from_a_phone_and_the_screen_shows_it(browser: Any, exhib
     assert errors == []
     phone.close()
     kiosk.close()
+
+
+def _decoded_qr(png: bytes) -> str:
+    import cv2
+    import numpy as np
+
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
+    assert image is not None
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    return str(text)
+
+
+@pytest.mark.parametrize("mode", ["attract", "deal"])
+def test_the_qr_code_on_the_screen_opens_the_configured_address(browser: Any, exhibit: dict[str, Any],
+                                                                mode: str) -> None:
+    show = exhibit["show"]
+    if mode == "attract":
+        show.attract(bundled_deals()[0], 45)
+    else:
+        show.deal_starts(bundled_deals()[0], 1)
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(exhibit["url"] + "/exhibit/?lang=en")
+    figure = ".attract-qr" if mode == "attract" else ".qr-card"
+    page.wait_for_function("(f) => { const i = document.querySelector(f + ' img');"
+                           " return i.complete && i.naturalWidth > 0; }", arg=figure)
+    # What a phone's camera reads off the screen, decoded from the drawn pixels.
+    assert _decoded_qr(page.locator(figure).screenshot()) == PUBLIC_URL
+    assert "127.0.0.1" not in page.locator(figure).inner_html()
+    page.close()
+
+
+def test_no_code_when_the_box_has_only_loopback(browser: Any, exhibit: dict[str, Any]) -> None:
+    from faro_box.exhibit.web import visit_url_for
+
+    show = exhibit["show"]
+    show.visit_url = visit_url_for("127.0.0.1", 8150)   # a display bound to this machine alone
+    show.attract(bundled_deals()[0], 45)
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(exhibit["url"] + "/exhibit/?lang=en")   # the kiosk's own browser, at 127.0.0.1
+    page.wait_for_selector(".attract-qr.noqr")
+    assert page.locator(".attract-qr img").is_hidden()
+    assert "exhibit.public_url" in page.inner_text("#attract-qrcaption")
+    assert _decoded_qr(page.screenshot()) == ""
+    assert page.request.get(exhibit["url"] + "/exhibit/qr.svg").status == 404
+    assert page.request.get(exhibit["url"] + "/exhibit/api/show").json()["visit_url"] is None
+    shot(page, "exhibit_attract_noqr.png")
+    page.close()
+
+
+@pytest.mark.parametrize("size", KIOSKS, ids=[f"{w}x{h}" for w, h in KIOSKS])
+def test_the_kiosk_fits_every_screen_in_every_language(browser: Any, exhibit: dict[str, Any],
+                                                       size: tuple[int, int]) -> None:
+    show, table = exhibit["show"], exhibit["table"]
+    show.attract(bundled_deals()[0], 45)
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    for lang in ("en", "ru", "fr"):
+        page.goto(exhibit["url"] + f"/exhibit/?lang={lang}")
+        page.wait_for_selector("body[data-mode='attract']")
+        page.wait_for_function("() => document.querySelector('.attract-qr img').naturalWidth > 0")
+        _fits(page, size, [".attract-title", ".attract-next", ".attract-blurb", "#attract-panel h2", "#attract-panel p",
+                           ".attract-qr img", "#attract-qrcaption"])
+        shot(page, f"exhibit_attract_{lang}_{size[0]}x{size[1]}.png")
+    show.deal_starts(bundled_deals()[0], 1)
+    _deal_until(table, "early_split", 5)
+    for lang in ("en", "ru", "fr"):
+        page.goto(exhibit["url"] + f"/exhibit/?lang={lang}")
+        page.wait_for_selector("#panel[data-panel='split']", timeout=15000)
+        page.wait_for_function("(seq) => document.body.dataset.seq === seq", arg=str(table.state()["seq"]))
+        page.wait_for_function("() => document.querySelector('.qr-card img').naturalWidth > 0")
+        _fits(page, size, ["#layout", ".lcard", ".stripbox", "#casekeeper svg", "#announcements .latest", "#panel h2",
+                           "#panel p", "#odds .big", "#visitors h2", ".qr-card img", "#qrcaption"])
+        shot(page, f"exhibit_deal_{lang}_{size[0]}x{size[1]}.png")
+    assert errors == []
+    page.close()
+
+
+def _fits(page: Any, size: tuple[int, int], must_see: list[str]) -> None:
+    assert_no_scroll(page)
+    for selector in must_see:
+        assert outside(page, selector) == [], selector
+    assert small_text(page, min_type_px(*size)) == []

@@ -2,7 +2,7 @@
 // The audience page: draws every message of the live stream; it never writes anything.
 (function () {
   const F = window.Faro;
-  F.connect(function (msg) {
+  function draw(msg) {
     if (window.Baccarat && window.Baccarat.route(msg)) return;  // a bank of Baccarat Banque
     const s = msg.state, t = F.texts(msg.lang);
     F.renderStatus(document.getElementById("status"), s, t);
@@ -11,7 +11,11 @@
     F.renderCaseKeeper(document.getElementById("casekeeper"), s, t);
     F.renderLastTurn(document.getElementById("lastturn"), s, t);
     F.renderAnnouncements(document.getElementById("announcements"), msg.announcements, t);
-    F.renderBalances(document.getElementById("balances"), s, t);
     F.renderHistory(document.getElementById("history"), s, t);
-  });
+    F.renderBalances(document.getElementById("balances"), s, t);
+    F.dropUntilFits(document.querySelector(".turn-col"));
+  }
+  F.connect(draw);
+  // A kiosk's window changes size (a rotated screen, a browser leaving full screen): fit anew.
+  window.addEventListener("resize", function () { if (window.faroLastMessage) draw(window.faroLastMessage); });
 })();

@@ -79,7 +79,7 @@ window.Baccarat = (function () {
       col.dataset.rank = r;
       col.appendChild(el("div", "count", n === undefined ? "" : n));
       const bar = el("div", "bar");
-      bar.style.height = (n === undefined ? 0 : 8 * n) + "px";
+      bar.style.setProperty("--n", n === undefined ? 0 : n);   // 12 of each rank in a full shoe
       col.appendChild(bar);
       col.appendChild(el("div", "label", r));
       grid.appendChild(col);
@@ -98,23 +98,37 @@ window.Baccarat = (function () {
     root.appendChild(ann);
     if ((s.bets || []).length) {
       root.appendChild(el("h2", "", t.bets));
-      const ul = el("ul", "bac-bets");
+      const ul = el("ul", "bac-bets" + (s.bets.length > 4 ? " cols2" : ""));
       s.bets.forEach(function (b) {
         const kind = b.banco ? t.banco : b.cheval ? t.cheval : t[b.side];
-        ul.appendChild(el("li", "", F.displayName(b.player) + ": " + b.stake + " (" + kind + ")"));
+        const li = el("li", "");
+        li.appendChild(el("span", "name", F.displayName(b.player)));
+        li.appendChild(el("span", "stake", ": " + b.stake + " (" + kind + ")"));
+        ul.appendChild(li);
       });
       root.appendChild(ul);
     }
-    root.appendChild(el("h2", "", t.balances));
-    const table = el("table", "baltable bac-bal");
-    Object.keys(s.balances || {}).forEach(function (p) {
-      const tr = el("tr");
-      const side = p === s.banker ? t.banker : t[(s.sides || {})[p]] || "";
-      tr.appendChild(el("td", "name", F.displayName(p) + " · " + side));
-      tr.appendChild(el("td", "amount", s.balances[p]));
-      table.appendChild(tr);
+    const box = el("div", "balances");
+    box.appendChild(el("h2", "", t.balances));
+    const table = el("div", "baltable bac-bal");
+    const changes = {};
+    ((s.last_coup || {}).settlements || []).forEach(function (x) {
+      changes[x.player] = (changes[x.player] || 0) + Number(x.amount || 0);
+      changes[s.banker] = (changes[s.banker] || 0) - Number(x.amount || 0);
     });
-    root.appendChild(table);
+    Object.keys(s.balances || {}).forEach(function (p) {
+      const banker = p === s.banker;
+      const side = banker ? t.banker : t[(s.sides || {})[p]] || "";
+      const row = F.balanceRow(banker ? "bankrow" : "", F.displayName(p),
+                               banker ? null : F.playerColour(s, p), Number(s.balances[p]), changes[p]);
+      row.querySelector(".name").appendChild(el("span", "side", " · " + side));
+      const held = row.querySelector(".amount");
+      held.className = "amount";   // chips held, not a gain or a loss
+      held.textContent = String(s.balances[p]);
+      table.appendChild(row);
+    });
+    box.appendChild(table);
+    root.appendChild(box);
   }
 
   function renderAudience(root, msg) {
@@ -134,6 +148,9 @@ window.Baccarat = (function () {
     const side = el("section", "bac-side");
     renderSide(side, s, t, msg.announcements);
     root.appendChild(side);
+    const balances = side.querySelector(".balances");
+    F.fitBalances(balances, balances.querySelector(".baltable"));
+    F.dropUntilFits(side);
   }
 
   // The audience page: true when the message was a bank's (and is drawn here).

@@ -79,7 +79,7 @@ window.Faro = (function () {
       box.appendChild(el("div", "rank", c.rank));
       box.appendChild(el("div", "suit", SUITS[c.suit] || c.suit));
     }
-    if (label) box.appendChild(el("div", "label", label));
+    if (label) { box.classList.add("labelled"); box.appendChild(el("div", "label", label)); }
     return box;
   }
 
@@ -93,6 +93,63 @@ window.Faro = (function () {
     if (bet.barred) c.classList.add("barred");
     c.dataset.bet = bet.id;
     return c;
+  }
+
+  // Where each rank's card lies on the layout, as fractions of the grid (column centre, row centre).
+  function spot(rank) {
+    const top = TOP.indexOf(rank), bottom = BOTTOM.indexOf(rank);
+    const col = rank === "7" ? 6 : top >= 0 ? top : bottom;
+    return { x: (col + 0.5) / 7, y: rank === "7" ? 0.5 : top >= 0 ? 0.25 : 0.75 };
+  }
+
+  // A group is one bet: one chip where its cards meet (the centre of its ranks), naming them.
+  function groupChip(state, bet) {
+    const c = chip(state, bet, "group");
+    c.textContent = "";
+    c.appendChild(el("span", "stake", displayName(bet.player).charAt(0) + "\u2009" + bet.stake));
+    c.appendChild(el("span", "ranks", (bet.ranks || []).join("\u00b7")));
+    const spots = (bet.ranks || []).map(spot);
+    const x = spots.reduce(function (a, p) { return a + p.x; }, 0) / (spots.length || 1);
+    const y = spots.reduce(function (a, p) { return a + p.y; }, 0) / (spots.length || 1);
+    c.style.left = (100 * x).toFixed(2) + "%";
+    c.style.top = (100 * y).toFixed(2) + "%";
+    return c;
+  }
+
+  // Chips that do not fit their place on a small screen become one "+n" chip, never a scrollbar.
+  // All boxes are measured in one pass and changed in the next: one layout, not one per chip.
+  function overflows(box) { return box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1; }
+  function collapseOverflow(boxes) {
+    const cuts = boxes.map(function (box) {
+      if (!overflows(box)) return -1;
+      const edge = box.getBoundingClientRect();
+      const chips = Array.from(box.children);
+      for (let i = 0; i < chips.length; i++) {
+        const r = chips[i].getBoundingClientRect();
+        if (r.bottom > edge.bottom + 1 || r.right > edge.right + 1) return Math.max(0, i - 1);  // a slot for "+n"
+      }
+      return Math.max(0, chips.length - 1);
+    });
+    const mores = [];
+    boxes.forEach(function (box, b) {
+      if (cuts[b] < 0) return;
+      const chips = Array.from(box.children);
+      chips.slice(cuts[b]).forEach(function (c) { box.removeChild(c); });
+      const more = el("span", "chip more", "+" + (chips.length - cuts[b]));
+      more.dataset.hidden = String(chips.length - cuts[b]);
+      box.appendChild(more);
+      mores.push(more);
+    });
+    // The "+n" chip may itself be wider than the chip it replaced: give back one more, rarely twice.
+    for (let pass = 0; pass < 3 && mores.length; pass++) {
+      const still = mores.filter(function (m) { return overflows(m.parentElement) && m.previousElementSibling; });
+      still.forEach(function (m) {
+        m.parentElement.removeChild(m.previousElementSibling);
+        m.dataset.hidden = String(Number(m.dataset.hidden) + 1);
+        m.textContent = "+" + m.dataset.hidden;
+      });
+      if (!still.length) break;
+    }
   }
 
   function renderLayout(root, state, t, opts) {
@@ -143,15 +200,19 @@ window.Faro = (function () {
       strip.appendChild(b);
     });
     root.appendChild(strip);
+    const groups = el("div", "groups");
+    grid.appendChild(groups);
     (state.open_bets || []).forEach(function (bet) {
       if (bet.kind === "rank" && cells[bet.ranks[0]]) cells[bet.ranks[0]].appendChild(chip(state, bet));
-      else if (bet.kind === "group" || bet.kind === "win_lose") {
+      else if (bet.kind === "group") groups.appendChild(groupChip(state, bet));
+      else if (bet.kind === "win_lose") {
         (bet.ranks || []).forEach(function (r, i) {
-          const mark = bet.kind === "win_lose" ? (i === 0 ? "wl-lose" : "wl-win") : "group";
-          if (cells[r]) cells[r].appendChild(chip(state, bet, mark));
+          if (cells[r]) cells[r].appendChild(chip(state, bet, i === 0 ? "wl-lose" : "wl-win"));
         });
       } else if (boxes[bet.kind]) boxes[bet.kind].appendChild(chip(state, bet));
     });
+    collapseOverflow(Object.keys(cells).map(function (r) { return cells[r]; })
+      .concat(Object.keys(boxes).map(function (k) { return boxes[k]; })));
   }
 
   // The case-keeper from the bead model: the outer frame at the left, millimetres to the right.
@@ -163,13 +224,13 @@ window.Faro = (function () {
     RANKS.forEach(function (r) {
       (beads[r] || []).forEach(function (p) { rod = Math.max(rod, p + bead); });
     });
-    const scale = 3.2, row = 34, left = 54, width = left + rod * scale + 120;
+    const scale = 3.2, row = 32, left = 68, width = left + rod * scale + 70;
     const root_svg = svg("svg", { viewBox: "0 0 " + width + " " + (row * 13 + 8), class: "beads",
-                                  role: "img", "aria-label": t.caseKeeper });
+                                  preserveAspectRatio: "xMidYMin meet", role: "img", "aria-label": t.caseKeeper });
     root_svg.appendChild(svg("rect", { x: left - 6, y: 2, width: 6, height: row * 13 + 4, class: "frame" }));
     RANKS.forEach(function (r, i) {
       const y = 6 + i * row + row / 2;
-      const label = svg("text", { x: left - 16, y: y + 9, class: "rodlabel", "text-anchor": "end" });
+      const label = svg("text", { x: left - 12, y: y + 13, class: "rodlabel", "text-anchor": "end" });
       label.textContent = r;
       root_svg.appendChild(label);
       root_svg.appendChild(svg("line", { x1: left, y1: y, x2: left + rod * scale, y2: y, class: "rod" }));
@@ -181,7 +242,7 @@ window.Faro = (function () {
       });
       const n = (state["case"] || {})[r];
       if (n !== undefined) {
-        const count = svg("text", { x: left + rod * scale + 24, y: y + 9, class: "rodcount" });
+        const count = svg("text", { x: left + rod * scale + 14, y: y + 13, class: "rodcount" });
         count.textContent = n;
         root_svg.appendChild(count);
       }
@@ -231,34 +292,101 @@ window.Faro = (function () {
   function renderAnnouncements(root, list, t) {
     clear(root);
     const items = (list || []).slice(-4).reverse();
-    items.forEach(function (a, i) { root.appendChild(el("p", i === 0 ? "latest" : "older", a.text)); });
+    items.forEach(function (a, i) { root.appendChild(el("p", i === 0 ? "latest" : "older droppable", a.text)); });
+  }
+
+  // The last turn's change beside each balance: every settlement of the turn stays in view,
+  // however long the spoken announcement grows.
+  function lastChanges(state) {
+    const out = {};
+    const last = state.last_turn;
+    ((last && last.settlements) || []).forEach(function (x) {
+      const v = Number(x.amount || 0);
+      out[x.player] = (out[x.player] || 0) + v;
+      out.banker = (out.banker || 0) - v;
+    });
+    return out;
+  }
+
+  function balanceRow(cls, name, swatch, value, change) {
+    const row = el("div", "balrow " + cls);
+    const who = el("span", "name");
+    if (swatch) {
+      const sw = el("span", "swatch");
+      sw.style.setProperty("--chip", swatch);
+      who.appendChild(sw);
+    }
+    who.appendChild(document.createTextNode(name));
+    who.title = name;
+    row.appendChild(who);
+    const d = el("span", "change", change === undefined ? "" : amount(change));
+    if (change !== undefined) d.classList.add(change > 0 ? "up" : change < 0 ? "down" : "even");
+    row.appendChild(d);
+    row.appendChild(el("span", "amount " + (value > 0 ? "up" : value < 0 ? "down" : ""), amount(value)));
+    return row;
   }
 
   function renderBalances(root, state, t) {
     clear(root);
     root.appendChild(el("h2", "", t.balances));
-    const table = el("table", "baltable");
+    const table = el("div", "baltable");
     const bal = state.balances || {};
-    (state.players || []).forEach(function (p) {
-      const tr = el("tr");
-      const name = el("td", "name");
-      const sw = el("span", "swatch");
-      sw.style.setProperty("--chip", playerColour(state, p));
-      name.appendChild(sw);
-      name.appendChild(document.createTextNode(displayName(p)));
-      tr.appendChild(name);
-      const v = Number(bal[p] || 0);
-      tr.appendChild(el("td", "amount " + (v > 0 ? "up" : v < 0 ? "down" : ""), amount(v)));
-      table.appendChild(tr);
+    const changes = lastChanges(state);
+    const players = state.players || [];
+    players.forEach(function (p) {
+      table.appendChild(balanceRow("", displayName(p), playerColour(state, p), Number(bal[p] || 0), changes[p]));
     });
-    if ("banker" in bal) {
-      const tr = el("tr", "bankrow");
-      tr.appendChild(el("td", "name", t.bank));
-      const v = Number(bal.banker);
-      tr.appendChild(el("td", "amount " + (v > 0 ? "up" : v < 0 ? "down" : ""), amount(v)));
-      table.appendChild(tr);
-    }
+    if ("banker" in bal) table.appendChild(balanceRow("bankrow", t.bank, null, Number(bal.banker), changes.banker));
     root.appendChild(table);
+    fitBalances(root, table);
+  }
+
+  // The largest type at which every balance fits its place; two columns before the smallest.
+  // The size found last time is tried first (a deal keeps its players and the screen its size),
+  // so a redraw mostly costs one measurement.
+  const BALANCE_FITS = ["fit-xl", "fit-l", "fit-m", "fit-s cols2", "fit-xs cols2"];
+  function fitBalances(root, table) {
+    const rows = table.children.length;
+    const base = table.className;
+    function fits(i) {
+      table.className = base + " " + BALANCE_FITS[i];
+      const cols = table.classList.contains("cols2") ? 2 : 1;
+      table.style.gridTemplateRows = "repeat(" + Math.ceil(rows / cols) + ", auto)";
+      return root.scrollHeight <= root.clientHeight + 1 && table.scrollWidth <= table.clientWidth + 1;
+    }
+    const key = [rows, innerWidth, innerHeight, root.clientHeight].join(" ");
+    const last = fitBalances.memory[base];
+    if (last && last.key === key && fits(last.index)) return;
+    let i = 0;
+    while (i < BALANCE_FITS.length - 1 && !fits(i)) i += 1;
+    if (i === BALANCE_FITS.length - 1) fits(i);
+    fitBalances.memory[base] = { key: key, index: i };
+  }
+  fitBalances.memory = {};
+
+  // On a kiosk nothing scrolls: the older lines of a column go first, one whole line at a time.
+  function dropUntilFits(column) {
+    if (!column) return;
+    let over = column.scrollHeight - column.clientHeight;
+    if (over <= 1) return;
+    // Measure every droppable line once, then remove from the last until the excess is gone.
+    const droppable = Array.from(column.querySelectorAll(".droppable"));
+    const heights = droppable.map(function (d) {
+      const st = getComputedStyle(d);
+      return d.getBoundingClientRect().height + parseFloat(st.marginTop) + parseFloat(st.marginBottom);
+    });
+    for (let i = droppable.length - 1; i >= 0 && over > 1; i--) {
+      droppable[i].remove();
+      over -= heights[i];
+    }
+    column.querySelectorAll(".history").forEach(function (h) {
+      if (!h.querySelector(".pastdeal")) clear(h);
+    });
+    // Still too long: the latest announcement keeps fewer lines (it ends in an ellipsis).
+    const latest = column.querySelector(".latest");
+    for (let lines = 3; latest && lines >= 1 && column.scrollHeight > column.clientHeight + 1; lines--) {
+      latest.style.setProperty("-webkit-line-clamp", String(lines));
+    }
   }
 
   function renderHistory(root, state, t) {
@@ -272,7 +400,7 @@ window.Faro = (function () {
       Object.keys(b).forEach(function (p) {
         parts.push((p === "banker" ? t.bank : displayName(p)) + " " + amount(b[p]));
       });
-      root.appendChild(el("p", "pastdeal", t.deal + " " + (d.number !== undefined ? d.number : d.deal) + ": " + parts.join(", ")));
+      root.appendChild(el("p", "pastdeal droppable", t.deal + " " + (d.number !== undefined ? d.number : d.deal) + ": " + parts.join(", ")));
     });
   }
 
@@ -310,5 +438,6 @@ window.Faro = (function () {
            renderLayout: renderLayout, renderCaseKeeper: renderCaseKeeper, renderStatus: renderStatus,
            renderBanners: renderBanners, renderLastTurn: renderLastTurn, renderAnnouncements: renderAnnouncements,
            renderBalances: renderBalances, renderHistory: renderHistory, cardFace: cardFace,
-           playerColour: playerColour, RANKS: RANKS };
+           playerColour: playerColour, dropUntilFits: dropUntilFits, balanceRow: balanceRow, fitBalances: fitBalances,
+           RANKS: RANKS };
 })();

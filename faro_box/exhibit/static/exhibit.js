@@ -13,19 +13,22 @@
           visitors: "Visitors' pretend bets", nobody: "Scan the code and bet with pretend chips: no money.",
           together: "visitors, together ", qr: "Bet for fun", sub: "The game of the Old West, dealt by machine.",
           next: "Next deal: ", startsIn: "starts in ", s: " s", betweenTurns: "Odds are shown between turns.",
-          coppered: " coppered" },
+          coppered: " coppered",
+          noQr: "No code for phones: this box has no address they can reach. Set exhibit.public_url in the configuration, or start with --host 0.0.0.0." },
     ru: { odds: "Шансы сейчас", split: "Шанс сплита в следующем ходе: ", oneIn: "1 из ", edge: "Преимущество банка на ставку: ",
           call: "Заказ хода платит ", trueOdds: ", истинные шансы ", wins: "выигрыш", loses: "проигрыш", splits: "сплит",
           visitors: "Понарошку: ставки гостей", nobody: "Отсканируйте код и ставьте понарошку: без денег.",
           together: "гостей, вместе ", qr: "Ставки понарошку", sub: "Игра Дикого Запада, сдаёт машина.",
           next: "Следующая талия: ", startsIn: "начнётся через ", s: " с", betweenTurns: "Шансы — между ходами.",
-          coppered: " с медяком" },
+          coppered: " с медяком",
+          noQr: "Кода для телефонов нет: у коробки нет адреса, доступного им. Задайте exhibit.public_url в конфигурации или запустите с --host 0.0.0.0." },
     fr: { odds: "Les chances", split: "Chance de doublet au prochain coup : ", oneIn: "1 sur ", edge: "Avantage de la banque sur un rang : ",
           call: "L'annonce du coup paie ", trueOdds: ", chances réelles ", wins: "gagne", loses: "perd", splits: "doublet",
           visitors: "Paris pour rire des visiteurs", nobody: "Scannez le code et misez pour rire : sans argent.",
           together: "visiteurs, ensemble ", qr: "Misez pour rire", sub: "Le jeu du Far West, donné par une machine.",
           next: "Prochaine taille : ", startsIn: "commence dans ", s: " s", betweenTurns: "Les chances s'affichent entre les coups.",
-          coppered: " coppé" },
+          coppered: " coppé",
+          noQr: "Pas de code pour les téléphones : la boîte n'a pas d'adresse qu'ils atteignent. Réglez exhibit.public_url dans la configuration, ou lancez avec --host 0.0.0.0." },
   };
   let show = null;
   let shownKey = "";
@@ -41,6 +44,17 @@
 
   function pct(x) { return (100 * x).toFixed(x < 0.1 ? 1 : 0) + " %"; }
 
+  // The panel's text at the largest size at which the whole of it fits its card.
+  const PANEL_SIZES = [4.2, 3.9, 3.6, 10 / 3];
+  function fitPanel(root) {
+    root.classList.remove("tight");
+    for (let i = 0; i < PANEL_SIZES.length; i++) {
+      root.style.setProperty("--panel", "calc(var(--u) * " + PANEL_SIZES[i] + ")");
+      if (root.scrollHeight <= root.clientHeight + 1) return;
+    }
+    root.classList.add("tight");   // the smallest size still too big: the language strip goes first
+  }
+
   function renderPanel(root, panel, l) {
     F.clear(root);
     if (!panel) return;
@@ -54,6 +68,7 @@
       langs.appendChild(x === l ? F.el("b", null, x.toUpperCase()) : document.createTextNode(x.toUpperCase()));
     });
     root.appendChild(langs);
+    fitPanel(root);
   }
 
   function renderOdds(root, odds, u) {
@@ -90,11 +105,22 @@
     });
   }
 
+  // The QR code only for an address phones can reach; otherwise a line for the curator.
+  function renderQr(figure, caption, u) {
+    const url = show.visit_url || null;
+    const img = figure.querySelector("img");
+    figure.classList.toggle("noqr", !url);
+    if (url && figure.dataset.url !== url) img.src = "/exhibit/qr.svg?u=" + encodeURIComponent(url);
+    if (!url) img.removeAttribute("src");
+    figure.dataset.url = url || "";
+    document.getElementById(caption).textContent = url ? u.qr : u.noQr;
+  }
+
   function render() {
     if (!show) return;
     const l = lang(), u = UI[l] || UI.en;
     const key = JSON.stringify([l, show.mode, show.panel && show.panel.id, show.panel && show.panel.variant,
-                                show.odds, show.visitors, show.countdown, show.deal, show.next]);
+                                show.odds, show.visitors, show.countdown, show.deal, show.next, show.visit_url]);
     if (key === shownKey) return;
     const panelChanged = !shownKey || JSON.parse(shownKey)[2] !== (show.panel && show.panel.id);
     shownKey = key;
@@ -111,14 +137,14 @@
       document.getElementById("attract-count").textContent =
         show.countdown !== null && show.countdown !== undefined ? u.startsIn + show.countdown + u.s : "";
       renderPanel(document.getElementById("attract-panel"), show.panel, l);
-      document.getElementById("attract-qrcaption").textContent = u.qr;
+      renderQr(document.querySelector(".attract-qr"), "attract-qrcaption", u);
     } else {
       const panel = document.getElementById("panel");
       renderPanel(panel, show.panel, l);
       if (panelChanged && show.panel) { panel.classList.remove("flash"); void panel.offsetWidth; panel.classList.add("flash"); }
       renderOdds(document.getElementById("odds"), show.odds, u);
       renderVisitors(document.getElementById("visitors"), show.visitors, u);
-      document.getElementById("qrcaption").textContent = u.qr;
+      renderQr(document.querySelector(".qr-card"), "qrcaption", u);
     }
   }
 
