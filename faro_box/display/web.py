@@ -417,6 +417,12 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
         _, session = dealer_session(request, csrf=False)
         return JSONResponse({"csrf": session.csrf}, headers={"cache-control": "no-store"})
 
+    async def api_dealer_state(request: Request) -> Response:
+        # The dealer's own view: the public state plus the candidates of a face-down card.
+        dealer_session(request, csrf=False)
+        state = await run_in_threadpool(table.dealer_state)
+        return Response(_json_dumps(state), media_type="application/json", headers={"cache-control": "no-store"})
+
     async def api_logout(request: Request) -> Response:
         sid, _ = dealer_session(request, csrf=True)
         sessions.drop(sid)
@@ -497,6 +503,7 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
         Route("/api/events", refusals(api_events)),
         Route("/api/login", refusals(api_login), methods=["POST"]),
         Route("/api/session", refusals(api_session)),
+        Route("/api/dealer/state", refusals(api_dealer_state)),
         Route("/api/logout", refusals(api_logout), methods=["POST"]),
         Route("/api/command", refusals(api_command), methods=["POST"]),
         Route("/snapshots/{name}", refusals(snapshot)),

@@ -185,6 +185,9 @@ class TableHub:
     def state(self) -> dict[str, Any]:
         return self.table.state()
 
+    def dealer_state(self) -> dict[str, Any]:
+        return self.table.dealer_state()
+
     def handle(self, command: Any) -> Any:
         return self.table.handle(command)
 

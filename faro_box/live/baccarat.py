@@ -122,7 +122,7 @@ def start_bank_buttons(table: Any, config: Any) -> Any:
         if action is ButtonAction.UNDO:
             table.handle(BankUndo())
         elif action is ButtonAction.CONFIRM:
-            pending = state.get("pending")
+            pending = table.dealer_state().get("pending")  # the box's own button: the dealer's view
             if pending and pending.get("candidates"):
                 table.handle(BankConfirm(pending["candidates"][0]))
         elif action is ButtonAction.NEW_DEAL:

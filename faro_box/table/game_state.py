@@ -66,5 +66,11 @@ class GameState:
     def snapshot(self) -> dict[str, Any]:
         return self.bank.snapshot() if self.game == BACCARAT else self.faro.snapshot()
 
+    def dealer_view(self) -> dict[str, Any]:
+        """What only the dealer's page may see (a face-down card waiting for him): faro hides nothing."""
+        if self.game == BACCARAT:
+            return self.bank.dealer_view()
+        return {"pending": dict(self.faro.pending) if self.faro.pending is not None else None}
+
     def script(self) -> dict[str, Any]:
         return self.bank.script() if self.game == BACCARAT else self.faro.script()

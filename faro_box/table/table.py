@@ -59,6 +59,7 @@ class Table:
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self._faults: dict[str, str] = {}
+        self._fault_details: dict[str, str] = {}  # for the dealer's eyes only (a face-down card)
         self._state = GameState(geometry)  # faro deals and Baccarat Banque banks, one journal
         for entry in journal.entries():
             try:
@@ -109,6 +110,17 @@ class Table:
             snapshot["seq"] = self._seq
             snapshot["faults"] = [{"device": d, "message": m} for d, m in self._faults.items()]
             return snapshot
+
+    def dealer_state(self) -> dict[str, Any]:
+        """The state as the dealer's authenticated page sees it: the public state, plus what no
+        visitor may see until the coup ends (the candidates of a face-down card, the cards named in
+        a fault's ``detail``)."""
+        with self._lock:
+            state = self.state()
+            state.update(self._state.dealer_view())
+            state["faults"] = [{**f, "detail": self._fault_details[f["device"]]} if f["device"] in self._fault_details
+                               else f for f in state["faults"]]
+            return state
 
     def case_keeper_state(self) -> CaseKeeperState:
         with self._lock:
@@ -163,18 +175,25 @@ class Table:
         else:
             self.clear_fault("case_keeper")
 
-    def report_fault(self, device: str, message: str) -> None:
-        """A device failed: listed in state()["faults"]; listeners hear of it once."""
+    def report_fault(self, device: str, message: str, detail: str | None = None) -> None:
+        """A device failed: listed in state()["faults"]; listeners hear of it once. ``message`` is
+        public (pages, event stream, log); ``detail``, which may name a face-down card, goes to the
+        dealer's view alone."""
         with self._lock:
-            if self._faults.get(device) == message:
+            if self._faults.get(device) == message and self._fault_details.get(device) == detail:
                 return
             self._faults[device] = message
+            if detail is None:
+                self._fault_details.pop(device, None)
+            else:
+                self._fault_details[device] = detail
             log.warning("%s: %s", device, message)
             self._notify([{"type": "fault", "seq": self._seq, "device": device, "message": message}],
                          self.state())
 
     def clear_fault(self, device: str) -> None:
         with self._lock:
+            self._fault_details.pop(device, None)
             if self._faults.pop(device, None) is None:
                 return
             log.info("%s works again", device)

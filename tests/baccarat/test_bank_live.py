@@ -108,7 +108,9 @@ def test_a_reading_below_the_configured_confidence_goes_to_the_dealer(tmp_path: 
         feeder.feed(camera.read(), camera.frame_number)
     state = table.state()
     assert state["waiting"] == "confirm" and cards_dealt(state) == 0
-    assert state["pending"]["candidates"] in ([str(camera.shoe[0])], [])
+    # The first card goes face down: its reading is the dealer's to see, not the public's.
+    assert state["pending"] == {"candidates": [], "snapshot": None, "reason": "face_down"}
+    assert table.dealer_state()["pending"]["candidates"] in ([str(camera.shoe[0])], [])
 
 
 def test_the_dealers_buttons_at_a_bank_undo_confirm_and_open_a_new_bank() -> None:
@@ -177,7 +179,8 @@ def test_a_card_the_reader_will_not_name_waits_for_the_dealer_with_its_picture(t
         feeder.feed(camera.read(), camera.frame_number)
         if table.state()["pending"]:
             break
-    pending = table.state()["pending"]
+    assert table.state()["pending"]["snapshot"] is None  # the first card goes face down
+    pending = table.dealer_state()["pending"]
     assert pending["reason"] == "unread" and pending["snapshot"].startswith("/snapshots/bank1-card1-frame")
     picture = tmp_path / "snaps" / pending["snapshot"].removeprefix("/snapshots/")
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

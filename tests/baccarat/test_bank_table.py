@@ -180,7 +180,8 @@ def test_an_unread_card_waits_for_the_dealer_and_later_reads_queue() -> None:
     table = _table()
     _play(table, [START, BankBet("ann", 5)])
     state = table.handle(BankUnread(("9C", "9S"))).state
-    assert state["waiting"] == "confirm" and state["pending"]["candidates"] == ["9C", "9S"]
+    assert state["waiting"] == "confirm" and state["pending"]["candidates"] == []  # a face-down card
+    assert table.dealer_state()["pending"]["candidates"] == ["9C", "9S"]
     table.handle(BankCard("7H"))  # read while the first waits
     with pytest.raises(RuleError, match="confirm"):
         table.handle(BankUndo())

@@ -5,6 +5,10 @@ banker, twice, then the third cards), so the camera must see each card's face as
 shoe. What the table *shows* follows the rules: the first two cards of each hand stay face down
 in the state and in every event until the coup ends (a natural ends it at once); third cards are
 face up. Nothing here leaks a hidden card: the state is public (the audience page, phones).
+That holds for a card waiting for the dealer too: while the card due is a face-down one, the
+public ``pending`` names no candidate and no snapshot (``reason`` says ``face_down``), a card
+taken back from a face-down place is not named, and reads dropped are counted, not named; the
+dealer's own view (``dealer_view``) holds what he needs to name the card.
 
 Right and left *call* after the first six cards, on any total, as players do at the table ("a
 card" or "I stand"): the table checks the call against the rules (a choice only on 5) and waits
@@ -65,6 +69,7 @@ class BankState:
         self.pending: dict[str, Any] | None = None
         self.queued: list[tuple[int, BankCard | BankUnread]] = []  # (log index, read) while one was pending
         self.choices: list[dict[str, bool]] = []  # per finished coup, the calls (for the script)
+        self.dropped: list[dict[str, Any]] = []  # the reads last dropped, for the dealer's view only
         self.history: list[dict[str, Any]] = []
         self.closed = True  # no bank open: only StartBank is taken
 
@@ -105,9 +110,7 @@ class BankState:
                 self.queued.append((at, command))
                 return [{"type": "bank_queued", "count": len(self.queued)}]
             self._check_card_turn(bank)
-            self.pending = {"candidates": list(command.candidates), "snapshot": command.snapshot,
-                            "reason": "unread"}
-            return [{"type": "bank_pending", **self.pending}]
+            return [self._ask(command.candidates, command.snapshot, "unread")]
         if isinstance(command, BankConfirm):
             was_pending = self.pending is not None
             events = self._deal(bank, command.card, at, at, how="confirmed")
@@ -141,7 +144,7 @@ class BankState:
         self.number = number if number is not None else (self.number or 0) + 1
         self.bank, self.start, self.log, self.dealt = bank, command, [], []
         self.calls, self.pending, self.queued, self.closed = {}, None, [], False
-        self.choices = []
+        self.choices, self.dropped = [], []
         events.append({"type": "start_bank", "bank": self.number, "players": list(command.players),
                        "sides": dict(command.sides), "banker": command.banker, "fund": command.fund})
         return events
@@ -270,21 +273,20 @@ class BankState:
             if step is None or not step.is_card:
                 # Read before any hand could take them (the coup waits for a call, or is over):
                 # dropped, and named, so that the dealer enters them by hand when they are due.
-                dropped = [item.to_json() for _, item in self.queued]
+                self.dropped = [item.to_json() for _, item in self.queued]
                 self.queued = []
-                events.append({"type": "bank_dropped", "reads": dropped})
+                # Named to the dealer only: he enters them by hand, maybe as face-down cards.
+                events.append({"type": "bank_dropped", "reads": [{"type": r["type"]} for r in self.dropped]})
                 break
             carrier, item = self.queued.pop(0)
             if isinstance(item, BankUnread):
-                self.pending = {"candidates": list(item.candidates), "snapshot": item.snapshot, "reason": "unread"}
-                events.append({"type": "bank_pending", **self.pending})
+                events.append(self._ask(item.candidates, item.snapshot, "unread"))
                 continue
             try:
                 events += self._deal(bank, item.card, carrier, applied_at, how="seen")
             except RuleError:
                 # The reading conflicts with the shoe (a fourth copy): the dealer decides.
-                self.pending = {"candidates": [item.card], "snapshot": None, "reason": "conflict"}
-                events.append({"type": "bank_pending", **self.pending})
+                events.append(self._ask((item.card,), None, "conflict"))
         return events
 
     def _undo(self) -> list[Event]:
@@ -293,6 +295,8 @@ class BankState:
         if not self.dealt:
             raise RuleError("no card of this bank has been dealt: there is nothing to take back")
         last = self.dealt[-1]
+        face_down = self.bank is not None and self.bank.coup is not None and \
+            self.bank.coup.cards_dealt <= len(DEAL_ORDER)
         card = self.log[last.carrier]
         assert isinstance(card, (BankCard, BankConfirm))
         keep = [c for i, c in enumerate(self.log[: last.applied_at + 1]) if i != last.carrier]
@@ -304,7 +308,34 @@ class BankState:
         for command in keep:
             replay.apply(command)
         self.__dict__.update(replay.__dict__)
-        return [{"type": "bank_undo", "card": card.card, "taken_back": taken_back}]
+        if face_down:
+            taken_back = [{"type": c["type"]} for c in taken_back]
+        return [{"type": "bank_undo", "card": None if face_down else card.card, "taken_back": taken_back}]
+
+    # ----- what the public may see of a card waiting for the dealer ----------------------
+    def _ask(self, candidates: tuple[str, ...], snapshot: str | None, reason: str) -> Event:
+        self.pending = {"candidates": list(candidates), "snapshot": snapshot, "reason": reason}
+        return {"type": "bank_pending", **self._public_pending()}
+
+    def _due_face_down(self) -> bool:
+        """The card the table waits for is one of the first two of its hand: dealt face down."""
+        bank = self.bank
+        step = bank.next_step if bank is not None else None
+        if bank is None or step is None or not step.is_card:
+            return False
+        return bank.coup is None or len(bank.coup.hands[step.seat]) < 2
+
+    def _public_pending(self) -> dict[str, Any]:
+        assert self.pending is not None
+        if self._due_face_down():
+            return {"candidates": [], "snapshot": None, "reason": "face_down"}
+        return dict(self.pending)
+
+    def dealer_view(self) -> dict[str, Any]:
+        """What the dealer's own (authenticated) page may see beyond the public state: the card
+        waiting for him in full, and the reads last dropped."""
+        return {"pending": dict(self.pending) if self.pending is not None else None,
+                "dropped": [dict(r) for r in self.dropped]}
 
     # ----- snapshot ----------------------------------------------------------------------
     def waiting(self) -> str | None:
@@ -376,7 +407,7 @@ class BankState:
             "results": results,
             "last_coup": results[-1] if results and coup is None else None,
             "shoe": _shoe_json(bank),
-            "pending": dict(self.pending) if self.pending is not None else None,
+            "pending": self._public_pending() if self.pending is not None else None,
             "queued": len(self.queued),
             "ended": bank.ended.value if bank.ended is not None else None,
             "session": session,
