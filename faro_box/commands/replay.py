@@ -45,7 +45,7 @@ def read_script(source: str) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     from faro_box.display.narrator import Narrator
-    from faro_box.table.faro.scripts import replay_script
+    from faro_box.table.games import replay_script
     from faro_box.table.journal import Journal
     from faro_box.table.table import Table
 

@@ -35,7 +35,7 @@ from faro_box.table.commands import (
     StartDeal,
     WithdrawBet,
 )
-from faro_box.table.faro.scripts import export_deal
+from faro_box.table.games import export_deal
 from faro_box.table.table import Table
 
 PLAYERS = ("ann", "bob", "cy", "dora")

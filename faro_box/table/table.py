@@ -51,6 +51,15 @@ class Outcome:
     state: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Replay:
+    """A script played into a table (table/games.py ``replay_script``)."""
+
+    outcomes: tuple[Outcome, ...]       # the commands this run applied
+    skipped: int                        # commands found already journaled (a resumed replay)
+    rejected: tuple[dict[str, Any], ...]  # what settle lists as refused: {"action"|"coup", ..., "error"}
+
+
 class Table:
     def __init__(self, journal: Journal, case_keeper: CaseKeeperDevice | None = None, *,
                  geometry: BeadGeometry | None = None) -> None:
@@ -126,6 +135,15 @@ class Table:
         with self._lock:
             deal = self._state.deal
             return case_keeper(deal.exposed if deal is not None else (), self._state.geometry)
+
+    def journaled_since(self, start: Command) -> list[Command]:
+        """The commands of the journal's last game when it began with ``start`` (a replay of the
+        same script that stopped resumes after them); else none."""
+        journal = self._journal
+        if journal.deal is None:
+            return []
+        last = [entry.command for entry in journal.entries(deal=journal.deal)]
+        return last if last and last[0] == start else []
 
     def script(self) -> dict[str, Any]:
         """The current (or last) deal as a deal script (TableState.script)."""

@@ -13,7 +13,7 @@ from faro_box.exhibit.panels import PANELS, cues, panel_json
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.sources import bundled_deals, bundled_script, deal_from_script, load_sources
 from faro_box.rules.faro import settle_script
-from faro_box.table.faro.scripts import replay_script
+from faro_box.table.games import replay_script
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
 

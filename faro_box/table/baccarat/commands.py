@@ -1,9 +1,5 @@
 """The Baccarat Banque table's commands: small frozen values with the same strict JSON round trip
-as the faro commands (events.py), journaled in the same journal.
-
-Importing this module registers the types with ``events.command_from_json`` (events.py imports it
-at its end), so a journal holding banks replays through the one parser.
-"""
+as faro's (the codec is table/commands.py), journaled in the same journal."""
 
 from __future__ import annotations
 
@@ -11,8 +7,15 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from faro_box.errors import ScriptError
-from faro_box.table import commands as events
-from faro_box.table.commands import BareCommand, _candidates, _card, _confidence, _frame, _player, _snapshot
+from faro_box.table.fields import (
+    BareCommand,
+    check_candidates,
+    check_card,
+    check_confidence,
+    check_frame,
+    check_player,
+    check_snapshot,
+)
 
 SIDES = ("right", "left")
 SEATS = ("right", "left", "banker")
@@ -50,7 +53,7 @@ class StartBank:
         if len(self.players) > MAX_BANK_PLAYERS:
             raise ScriptError(f"a bank takes at most {MAX_BANK_PLAYERS} players besides the banker, "
                               f"got {len(self.players)}")
-        players = tuple(_player(p) for p in self.players)
+        players = tuple(check_player(p) for p in self.players)
         object.__setattr__(self, "players", players)
         if not isinstance(self.sides, dict):
             raise ScriptError(f"sides must map each player to right or left, not {self.sides!r:.80}")
@@ -62,7 +65,7 @@ class StartBank:
                 raise ScriptError(f"{name!r}'s side must be 'right' or 'left', not {side!r:.40}")
             sides[name] = side
         object.__setattr__(self, "sides", sides)
-        object.__setattr__(self, "banker", _player(self.banker))
+        object.__setattr__(self, "banker", check_player(self.banker))
         _chips(self.fund, "the fund", MAX_FUND)
 
     def to_json(self) -> dict[str, Any]:
@@ -82,7 +85,7 @@ class BankBet:
     cut: bool = False
 
     def __post_init__(self) -> None:
-        _player(self.player)
+        check_player(self.player)
         _chips(self.stake, "a stake", MAX_STAKE)
         _flag(self.cheval, "cheval")
         _flag(self.cut, "cut")
@@ -100,7 +103,7 @@ class Banco:
     player: str
 
     def __post_init__(self) -> None:
-        _player(self.player)
+        check_player(self.player)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "player": self.player}
@@ -116,7 +119,7 @@ class LeaveOn:
     cut: bool = False
 
     def __post_init__(self) -> None:
-        _player(self.player)
+        check_player(self.player)
         _flag(self.cheval, "cheval")
         _flag(self.cut, "cut")
 
@@ -134,9 +137,9 @@ class BankCard:
     frame: int | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "card", _card(self.card))
-        object.__setattr__(self, "confidence", _confidence(self.confidence))
-        _frame(self.frame)
+        object.__setattr__(self, "card", check_card(self.card))
+        object.__setattr__(self, "confidence", check_confidence(self.confidence))
+        check_frame(self.frame)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "card": self.card, "confidence": self.confidence, "frame": self.frame}
@@ -151,8 +154,8 @@ class BankUnread:
     snapshot: str | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "candidates", _candidates(self.candidates))
-        _snapshot(self.snapshot)
+        object.__setattr__(self, "candidates", check_candidates(self.candidates))
+        check_snapshot(self.snapshot)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "candidates": list(self.candidates), "snapshot": self.snapshot}
@@ -166,7 +169,7 @@ class BankConfirm:
     card: str
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "card", _card(self.card))
+        object.__setattr__(self, "card", check_card(self.card))
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "card": self.card}
@@ -205,33 +208,12 @@ class BankUndo(BareCommand):
 
 BankCommand = (StartBank | BankBet | Banco | LeaveOn | BankCard | BankUnread | BankConfirm | BankCall
                | BankerLeaves | BankUndo)
-BANK_COMMANDS: tuple[type, ...] = (StartBank, BankBet, Banco, LeaveOn, BankCard, BankUnread, BankConfirm,
+BANK_COMMANDS: tuple[type[BankCommand], ...] = (StartBank, BankBet, Banco, LeaveOn, BankCard, BankUnread, BankConfirm,
                                    BankCall, BankerLeaves, BankUndo)
 # What the dealer's page may send (the camera's own reads, bank_card and bank_unread, are not).
 DEALER_BANK_COMMANDS = frozenset({"start_bank", "bank_bet", "banco", "leave_on", "bank_confirm", "bank_call",
                                   "bank_leave", "bank_undo"})
-_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "start_bank": (("players", "sides", "banker", "fund"), ()),
-    "bank_bet": (("player", "stake"), ("cheval", "cut")),
-    "banco": (("player",), ()),
-    "leave_on": (("player",), ("cheval", "cut")),
-    "bank_card": (("card",), ("confidence", "frame")),
-    "bank_unread": ((), ("candidates", "snapshot")),
-    "bank_confirm": (("card",), ()),
-    "bank_call": (("seat", "draw"), ()),
-    "bank_leave": ((), ()),
-    "bank_undo": ((), ()),
-}
-
-
-def _register() -> None:
-    for cls in BANK_COMMANDS:
-        events.COMMAND_TYPES[cls.TYPE] = cls
-    events._FIELDS.update(_FIELDS)
 
 
 def is_bank_command(command: object) -> bool:
     return isinstance(command, BANK_COMMANDS)
-
-
-_register()

@@ -46,7 +46,7 @@ GAME = "baccarat_banque"
 Event = dict[str, Any]
 _SIDE_SEATS = (Seat.RIGHT, Seat.LEFT)
 # A call as a script writes it (BACCARAT.md); a flag is read only where the choice exists.
-_FLAG = {Seat.RIGHT: "right_draws_on_5", Seat.LEFT: "left_draws_on_5", Seat.BANKER: "banker_draws"}
+CALL_FLAGS = {Seat.RIGHT: "right_draws_on_5", Seat.LEFT: "left_draws_on_5", Seat.BANKER: "banker_draws"}
 
 
 @dataclass(frozen=True)
@@ -213,7 +213,7 @@ class BankState:
 
     def _coup_over(self, bank: Bank) -> list[Event]:
         result = bank.coups[-1]
-        self.choices.append({_FLAG[seat]: draw for seat, draw in self.calls.items()})
+        self.choices.append({CALL_FLAGS[seat]: draw for seat, draw in self.calls.items()})
         self.calls = {}
         events: list[Event] = [{"type": "coup", **result.to_json(), "balances": bank.balances}]
         if bank.ended is not None:

@@ -26,13 +26,13 @@ from faro_box.rules.faro import LAST_TURN, Deal, Exposure, Role, find_profile
 from faro_box.rules.faro.beads import BeadGeometry, case_keeper
 from faro_box.rules.faro.deal import HOCK_INDEX
 from faro_box.rules.faro.settle import json_amount
-from faro_box.table.commands import (
+from faro_box.table.faro.commands import (
     BarBet,
     CardSeen,
     CardUnread,
-    Command,
     ConfirmCard,
     EndDeal,
+    FaroCommand,
     Misdeal,
     NoCard,
     PlaceBet,
@@ -74,7 +74,7 @@ class TableState:
         return copy.deepcopy(self)
 
     # ----- commands ----------------------------------------------------------------------
-    def apply(self, command: Command) -> list[Event]:
+    def apply(self, command: FaroCommand) -> list[Event]:
         """Play one command; RuleError (or another FaroBoxError) when it is refused."""
         if isinstance(command, StartDeal):
             return self._start(command)
@@ -97,7 +97,7 @@ class TableState:
             return self._end(deal)
         raise RuleError(f"the table does not take {command!r:.80}")
 
-    def _open_deal(self, command: Command) -> Deal:
+    def _open_deal(self, command: FaroCommand) -> Deal:
         if self.deal is None or self.ended:
             raise RuleError(f"no deal is in progress: start a deal before {command.TYPE!r}")
         return self.deal
