@@ -25,7 +25,7 @@ from typing import Any
 
 from faro_box.cards import Rank
 from faro_box.errors import FaroBoxError, RuleError
-from faro_box.rules.faro import Deal, find_profile
+from faro_box.rules.faro import Deal, house_profile
 from faro_box.rules.faro.settle import json_amount
 
 RESERVED = frozenset({"banker", "bank", "dealer", "house", "банк", "банкомёт", "banque", "banquier"})
@@ -271,7 +271,7 @@ class VisitorBook:
         if visitor.deal is not None and visitor.deal_number == number:
             return visitor.deal
         self._bank(visitor)
-        profile = find_profile(state["profile"]).with_rules(state.get("house_rules") or {})
+        profile = house_profile(state["profile"], state.get("house_rules"))
         assert visitor.name is not None
         deal = Deal(profile, (visitor.name,))
         for card in state.get("exposed") or ():

@@ -15,6 +15,7 @@ from faro_box.rules.faro.profiles import (
     SplitShare,
     Triple,
     find_profile,
+    house_profile,
 )
 from faro_box.rules.faro.script import settle_script
 from faro_box.rules.faro.session import HOUSE, Session

@@ -22,7 +22,7 @@ from typing import Any
 
 from faro_box.cards import DECK_SIZE, FULL_DECK, Card, Rank
 from faro_box.errors import RuleError
-from faro_box.rules.faro import LAST_TURN, Deal, Exposure, Role, find_profile
+from faro_box.rules.faro import LAST_TURN, Deal, Exposure, Role, house_profile
 from faro_box.rules.faro.beads import BeadGeometry, case_keeper
 from faro_box.rules.faro.deal import HOCK_INDEX
 from faro_box.rules.faro.settle import json_amount
@@ -109,7 +109,7 @@ class TableState:
                 raise RuleError(f"deal {self.deal_number} is still in progress ({self.deal.next_index} cards "
                                 "shown): end it or call a misdeal first")
             events += self._close(self.deal)
-        profile = find_profile(command.profile).with_rules(command.house_rules)
+        profile = house_profile(command.profile, command.house_rules)
         self.deal = Deal(profile, command.players)
         self.deal_number = (self.deal_number or 0) + 1
         self.profile, self.house_rules = command.profile, dict(command.house_rules)
