@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from faro_box.cards import Card
 from faro_box.errors import FaroBoxError, JournalError
 from faro_box.rules.faro.beads import BeadGeometry, CaseKeeperState, case_keeper
 from faro_box.table.commands import Command
@@ -130,6 +131,16 @@ class Table:
             state["faults"] = [{**f, "detail": self._fault_details[f["device"]]} if f["device"] in self._fault_details
                                else f for f in state["faults"]]
             return state
+
+    def cards_out(self) -> tuple[Card | None, ...]:
+        """The faro deal's cards out of the box, in order, and a last None while the dealer is asked
+        about the next one: what the camera's tracker follows (none while a bank plays)."""
+        with self._lock:
+            deal = self._state.deal
+            if deal is None:
+                return ()
+            asking = self._state.faro.pending is not None
+            return (*deal.exposed, None) if asking else tuple(deal.exposed)
 
     def case_keeper_state(self) -> CaseKeeperState:
         with self._lock:

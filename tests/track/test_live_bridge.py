@@ -337,8 +337,9 @@ class OneCardTracker(Tracker):
         self.card = card
 
     def update(self, image, frame):
-        self.resume([*self.exposed, self.card])
-        return [CardExposed(self.card, self.next_index - 1, 0.99, frame)]
+        cards = self.exposed   # the table's, read as the real tracker reads them before a frame
+        self.resume([*cards, self.card])
+        return [CardExposed(self.card, len(cards), 0.99, frame)]
 
 
 def test_a_dealer_command_while_the_camera_waits_for_the_table_deadlocks_nothing():
