@@ -29,6 +29,6 @@ def test_the_codec_reads_every_games_commands_and_each_belongs_to_one_game() -> 
 def test_each_game_brings_a_fresh_state_machine() -> None:
     bank = find_game("baccarat_banque").state()
     events = bank.apply(StartBank(("ann", "bob"), {"ann": "right", "bob": "left"}, "eve", 10), 1)
-    assert events[0]["type"] == "start_bank"
+    assert events[0].TYPE == "start_bank"
     deal = find_game("faro").state()
-    assert deal.apply(StartDeal("foster", ("ann",)))[0]["type"] == "start_deal"
+    assert deal.apply(StartDeal("foster", ("ann",)))[0].TYPE == "start_deal"

@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         narrator.prime(table.state())
         quiet = args.json
 
-        def say(event: dict[str, Any], state: dict[str, Any]) -> None:
+        def say(event: Any, state: dict[str, Any]) -> None:
             for text in narrator.hear(event, state):
                 if not quiet:
                     print(text, flush=True)

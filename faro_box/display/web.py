@@ -43,6 +43,7 @@ from faro_box.display.narrator import Narrator
 from faro_box.display.pin import check_pin, parse_pin_hash
 from faro_box.errors import FaroBoxError, JournalError, ScriptError
 from faro_box.table.baccarat.commands import DEALER_BANK_COMMANDS
+from faro_box.table.events import TableEvent, event_to_json
 
 log = logging.getLogger(__name__)
 
@@ -297,18 +298,18 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
                "announcements": list(narrator.recent)}
         return f"id: {seq}\nevent: state\ndata: {_json_dumps(doc)}\n\n"
 
-    def on_event(event: dict, state: dict) -> None:
+    def on_event(event: TableEvent, state: dict) -> None:
         # Called inside table.handle, possibly in another thread: never raise into the table.
         try:
             with publish_lock:
                 said = narrator.hear(event, state)
                 open_bets[0] = len(state.get("open_bets") or ())
-                broadcaster.publish(message(event, state))
+                broadcaster.publish(message(event_to_json(event), state))
             if speaker is not None:
                 for text in said:
                     speaker.speak(text, lang)
         except Exception:  # noqa: BLE001 - a display fault must not stop the deal
-            log.exception("the web display could not show event %r", event.get("type"))
+            log.exception("the web display could not show event %r", event.TYPE)
 
     first = table.state()
     narrator.prime(first)

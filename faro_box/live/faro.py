@@ -19,6 +19,7 @@ from typing import Any
 from faro_box.cards import DECK_SIZE, Card
 from faro_box.errors import FaroBoxError, RuleError
 from faro_box.table.commands import CardSeen, CardUnread, Command, UndoCard
+from faro_box.table.events import CardTaken, CardTakenBack, DealStarted, Event, How, NoCardTaken
 from faro_box.table.table import Table
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,7 @@ class TrackerBridge:
         self.table, self.tracker = table, tracker
         self.snapshot_dir, self.write_image = snapshot_dir, write_image
         self._lock = threading.Lock()
-        self._heard: SimpleQueue[tuple[dict[str, Any], bool, bool]] = SimpleQueue()
+        self._heard: SimpleQueue[tuple[Event, bool, bool]] = SimpleQueue()
         self._camera_thread: int | None = None  # the thread in feed or lost: its commands are ours
         self._doubt = False
         self._recheck = False
@@ -141,7 +142,7 @@ class TrackerBridge:
             return None
         return f"/snapshots/{name}"
 
-    def _on_table_event(self, event: dict[str, Any], state: dict[str, Any]) -> None:
+    def _on_table_event(self, event: Event, state: dict[str, Any]) -> None:
         # Runs in whichever thread handled the command, holding the table's lock: noted only.
         self._heard.put((event, state.get("game") == "faro", threading.get_ident() == self._camera_thread))
 
@@ -152,32 +153,31 @@ class TrackerBridge:
             if faro:
                 self._follow_event(event, ours)
 
-    def _follow_event(self, event: dict[str, Any], ours: bool) -> None:
-        kind = event.get("type")
-        if kind == "start_deal":
+    def _follow_event(self, event: Event, ours: bool) -> None:
+        if isinstance(event, DealStarted):
             self.tracker.new_deal()
             self._asked = self._reask = None
             self._doubt = self._recheck = False
-        elif kind == "card" and event.get("how") == "confirmed":
-            self._confirmed(event["index"], event["card"])
-        elif kind == "undo" and not ours:
+        elif isinstance(event, CardTaken) and event.how is How.CONFIRMED:
+            self._confirmed(event.index, event.card)
+        elif isinstance(event, CardTakenBack) and not ours:
             # The card on the box may be the one taken back (misread) or the one before (put back).
             self.tracker.lost()             # look at the box afresh
             self._recheck = True
-        elif kind == "no_card":
+        elif isinstance(event, NoCardTaken):
             self._asked = None
 
-    def _confirmed(self, index: int, card: str) -> None:
+    def _confirmed(self, index: int, card: Card) -> None:
         """The dealer named card ``index``: where the deck stands is known again."""
         self._recheck = False
         asked, self._asked = self._asked, None
-        if asked is None or asked[0] != index or asked[1] == card:
+        if asked is None or asked[0] != index or asked[1] == str(card):
             return
         # The card read after the outage comes later in the deck: the dealer's card left unseen.
         if index + 1 < DECK_SIZE:
             cards = self.tracker.exposed[:index]
             try:
-                self.tracker.resume((*cards, Card.parse(card), Card.parse(asked[1])))
+                self.tracker.resume((*cards, card, Card.parse(asked[1])))
             except FaroBoxError as exc:
                 log.warning("the tracker cannot look for %s after card %d: %s", asked[1], index + 1, exc)
                 return

@@ -17,8 +17,9 @@ from faro_box.table.baccarat.commands import BANK_COMMANDS, StartBank
 from faro_box.table.baccarat.state import GAME as BACCARAT
 from faro_box.table.baccarat.state import BankState
 from faro_box.table.commands import Command
-from faro_box.table.faro.commands import FARO_COMMANDS, StartDeal
-from faro_box.table.faro.state import Event, TableState
+from faro_box.table.events import Event
+from faro_box.table.faro.commands import StartDeal
+from faro_box.table.faro.state import TableState
 
 FARO = "faro"
 
@@ -61,7 +62,6 @@ class GameState:
             events += self.faro.apply(command)
             self.game, self.starts = FARO, self.starts + 1
             return events
-        assert isinstance(command, FARO_COMMANDS)
         return self.faro.apply(command)
 
     def snapshot(self) -> dict[str, Any]:

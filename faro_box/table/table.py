@@ -9,19 +9,15 @@ exactly where it stopped, bead for bead. Then ``handle(command)``:
 3. only then keeps the new state, shows it to the case-keeper, and calls every listener
    ``listener(event, state)`` once per event the command produced.
 
-Events (each a dict with "type" and "seq", the command's journal sequence number):
-``start_deal`` {deal, profile, players, house_rules}; ``place``/``withdraw``/``bar``/``release``
-{player, bet}; ``card`` {index, card, role: soda|loser|winner|hock, turn, how: seen|confirmed|
-by elimination}; ``turn`` {turn, loser, winner, settlements, last, hock, balances} (TurnResult
-JSON plus); ``deal_finished`` {deal, hock, balances}; ``pending`` {index, candidates, snapshot,
-reason: unread|missed|conflict}; ``no_card`` {index, card: the one still on top}; ``queued``
-{index, card}; ``undo`` {index, card, role, turn, reverted}; ``misdeal`` {deal, settlements,
-balances}; ``end_deal`` {deal, profile, outcome, hock, balances}; ``fault`` {device, message} and ``fault_cleared`` {device} (not journaled: a
-device failing is reported once, and again only after it recovered).
+Events are frozen values (table/events.py), each stamped with ``seq``, the command's journal
+sequence number; ``event_to_json`` gives the JSON the event stream carries. ``fault`` and
+``fault_cleared`` are not journaled: a device failing is reported once, and again only after it
+recovered.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from collections.abc import Callable
@@ -32,13 +28,13 @@ from faro_box.cards import Card
 from faro_box.errors import FaroBoxError, JournalError
 from faro_box.rules.faro.beads import BeadGeometry, CaseKeeperState, case_keeper
 from faro_box.table.commands import Command
-from faro_box.table.faro.state import Event
+from faro_box.table.events import Event, Fault, FaultCleared
 from faro_box.table.game_state import GameState
 from faro_box.table.journal import Journal
 
 log = logging.getLogger(__name__)
 
-Listener = Callable[[dict[str, Any], dict[str, Any]], None]
+Listener = Callable[[Event, dict[str, Any]], None]
 
 
 class CaseKeeperDevice(Protocol):
@@ -106,12 +102,11 @@ class Table:
                 raise
             self._state, self._seq = fork, seq
             self.clear_fault("journal")
-            for event in events:
-                event["seq"] = seq
+            stamped = [dataclasses.replace(event, seq=seq) for event in events]
             self._show()
             state = self.state()
-            self._notify(events, state)
-            return Outcome(seq, tuple(events), state)
+            self._notify(stamped, state)
+            return Outcome(seq, tuple(stamped), state)
 
     def state(self) -> dict[str, Any]:
         """A JSON-able snapshot (table_api.md): a fresh dict the caller may keep."""
@@ -185,7 +180,7 @@ class Table:
                 try:
                     listener(event, state)
                 except Exception:  # a broken display must not stop the deal
-                    log.exception("a table listener failed on %s", event.get("type"))
+                    log.exception("a table listener failed on %s", event.TYPE)
 
     # ----- devices -----------------------------------------------------------------------
     def _show(self) -> None:
@@ -217,8 +212,7 @@ class Table:
             else:
                 self._fault_details[device] = detail
             log.warning("%s: %s", device, message)
-            self._notify([{"type": "fault", "seq": self._seq, "device": device, "message": message}],
-                         self.state())
+            self._notify([Fault(device, message, seq=self._seq)], self.state())
 
     def clear_fault(self, device: str) -> None:
         with self._lock:
@@ -226,4 +220,4 @@ class Table:
             if self._faults.pop(device, None) is None:
                 return
             log.info("%s works again", device)
-            self._notify([{"type": "fault_cleared", "seq": self._seq, "device": device}], self.state())
+            self._notify([FaultCleared(device, seq=self._seq)], self.state())

@@ -26,6 +26,7 @@ from faro_box.table.baccarat.commands import (
     BankUnread,
     StartBank,
 )
+from faro_box.table.events import TableEvent, event_to_json
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
 from faro_box.vision.reader import Reader
@@ -47,9 +48,9 @@ class Public:
         table.subscribe(self.hear)
         self.table = table
 
-    def hear(self, event: dict[str, Any], state: dict[str, Any]) -> None:
-        self.events.append(json.dumps(event))
-        self.seen.append(json.dumps([event, state]))
+    def hear(self, event: TableEvent, state: dict[str, Any]) -> None:
+        self.events.append(json.dumps(event_to_json(event)))
+        self.seen.append(json.dumps([event_to_json(event), state]))
 
     def names(self, card: str, *, in_state: bool = True) -> bool:
         """Whether anything public names ``card``; without ``in_state``, the events and faults only."""
@@ -95,14 +96,14 @@ def test_a_face_down_card_taken_back_or_read_too_early_is_not_named(caplog: pyte
     table.handle(START)
     table.handle(BankBet("ann", 5))
     undo = table.handle(BankCard("QH")).events and table.handle(BankUndo()).events
-    assert undo[0]["type"] == "bank_undo" and not public.names("QH")
+    assert undo[0].TYPE == "bank_undo" and not public.names("QH")
     for card in ("9C", "7H", "2S", "6C", "KD"):  # right 9C 6C: 5, a choice; left 7H KD: 7
         table.handle(BankCard(card))
     table.handle(BankUnread(("3C",)))  # the banker's second card waits for the dealer...
     table.handle(BankCard("8S"))  # ...while the camera reads one more
     dropped = table.handle(BankConfirm("3C")).events[-1]
     # The coup now waits for right's call: the read finds no hand and is dropped, unnamed.
-    assert dropped["type"] == "bank_dropped" and len(dropped["reads"]) == 1
+    assert dropped.TYPE == "bank_dropped" and len(dropped.reads) == 1
     assert not public.names("8S") and not public.names("3C")
     assert table.dealer_state()["dropped"][0]["card"] == "8S"
 

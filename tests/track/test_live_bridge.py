@@ -350,7 +350,7 @@ def test_a_dealer_command_while_the_camera_waits_for_the_table_deadlocks_nothing
     telling, go_on = threading.Event(), threading.Event()
 
     def slow_display(event, state):      # subscribed before the bridge: it is told first
-        if event["type"] == "place":
+        if event.TYPE == "place":
             telling.set()
             go_on.wait(10)
 

@@ -41,9 +41,29 @@ from faro_box.table.baccarat.commands import (
     LeaveOn,
     StartBank,
 )
+from faro_box.table.events import (
+    BancoCalled,
+    BankBetPlaced,
+    BankCallMade,
+    BankCardDealt,
+    BankCardPending,
+    BankCardTakenBack,
+    BankClosed,
+    BankEnded,
+    BankReadQueued,
+    BankReadsDropped,
+    BankStarted,
+    CoupSettled,
+    CoupStarted,
+    Event,
+    How,
+    Reason,
+    WinningsLeftOn,
+)
 
 GAME = "baccarat_banque"
-Event = dict[str, Any]
+_BET_EVENTS: dict[str, type[BankBetPlaced | BancoCalled | WinningsLeftOn]] = {
+    cls.TYPE: cls for cls in (BankBetPlaced, BancoCalled, WinningsLeftOn)}
 _SIDE_SEATS = (Seat.RIGHT, Seat.LEFT)
 # A call as a script writes it (BACCARAT.md); a flag is read only where the choice exists.
 CALL_FLAGS = {Seat.RIGHT: "right_draws_on_5", Seat.LEFT: "left_draws_on_5", Seat.BANKER: "banker_draws"}
@@ -103,12 +123,12 @@ class BankState:
         if isinstance(command, BankCard):
             if self.pending is not None:
                 self.queued.append((at, command))
-                return [{"type": "bank_queued", "count": len(self.queued)}]
+                return [BankReadQueued(len(self.queued))]
             return self._deal(bank, command.card, at, at, how="seen")
         if isinstance(command, BankUnread):
             if self.pending is not None:
                 self.queued.append((at, command))
-                return [{"type": "bank_queued", "count": len(self.queued)}]
+                return [BankReadQueued(len(self.queued))]
             self._check_card_turn(bank)
             return [self._ask(command.candidates, command.snapshot, "unread")]
         if isinstance(command, BankConfirm):
@@ -145,8 +165,8 @@ class BankState:
         self.bank, self.start, self.log, self.dealt = bank, command, [], []
         self.calls, self.pending, self.queued, self.closed = {}, None, [], False
         self.choices, self.dropped = [], []
-        events.append({"type": "start_bank", "bank": self.number, "players": list(command.players),
-                       "sides": dict(command.sides), "banker": command.banker, "fund": command.fund})
+        events.append(BankStarted(self.number, tuple(command.players), dict(command.sides), command.banker,
+                                  command.fund))
         return events
 
     def close(self) -> list[Event]:
@@ -154,11 +174,12 @@ class BankState:
         bank = self.bank
         if bank is None or self.closed:
             return []
-        record = {"bank": self.number, "banker": bank.banker, "ended": bank.ended.value if bank.ended else None,
-                  "coups": len(bank.coups), "fund": bank.fund, "balances": bank.balances}
-        self.history.append(record)
+        event = BankClosed(self.number, bank.banker, bank.ended.value if bank.ended else None, len(bank.coups),
+                           bank.fund, bank.balances)
+        self.history.append({"bank": event.bank, "banker": event.banker, "ended": event.ended,
+                             "coups": event.coups, "fund": event.fund, "balances": event.balances})
         self.closed = True
-        return [{"type": "bank_closed", **record}]
+        return [event]
 
     def _bet(self, bank: Bank, command: BankBet | Banco | LeaveOn) -> list[Event]:
         if self.pending is not None:
@@ -169,8 +190,7 @@ class BankState:
             bank.leave_on(command.player, cheval=command.cheval, cut=command.cut)
         else:
             bank.claim_banco(command.player)
-        return [{"type": command.TYPE, "player": command.player,
-                 "bets": [b.to_json() for b in bank.bets], "cover_left": bank.cover_left}]
+        return [_BET_EVENTS[command.TYPE](command.player, tuple(b.to_json() for b in bank.bets), bank.cover_left)]
 
     def _leave(self, bank: Bank) -> list[Event]:
         if self.pending is not None:
@@ -203,10 +223,9 @@ class BankState:
         self.dealt.append(_Dealt(carrier, applied_at))
         events: list[Event] = []
         if opening:
-            events.append({"type": "coup_start", "coup": coup_no, "bets": [b.to_json() for b in bank.bets]})
+            events.append(CoupStarted(coup_no, tuple(b.to_json() for b in bank.bets)))
         face_up = bank.coup is None or len(bank.coup.hands[seat]) > 2
-        events.append({"type": "bank_card", "coup": coup_no, "seat": seat.value,
-                       "card": str(card) if face_up else None, "how": how})
+        events.append(BankCardDealt(coup_no, seat, card if face_up else None, How(how)))
         if bank.coup is None:
             events += self._coup_over(bank)
         return events
@@ -215,16 +234,19 @@ class BankState:
         result = bank.coups[-1]
         self.choices.append({CALL_FLAGS[seat]: draw for seat, draw in self.calls.items()})
         self.calls = {}
-        events: list[Event] = [{"type": "coup", **result.to_json(), "balances": bank.balances}]
+        report: dict[str, Any] = result.to_json()
+        events: list[Event] = [CoupSettled(report["coup"], report["hands"], report["totals"], report["natural"],
+                                           report["results"], report["active"], tuple(report["settlements"]),
+                                           report["fund"], bank.balances)]
         if bank.ended is not None:
             events.append(self._ended_event(bank))
         return events
 
-    def _ended_event(self, bank: Bank) -> Event:
+    def _ended_event(self, bank: Bank) -> BankEnded:
         assert bank.ended is not None
         session = bank.session()
-        return {"type": "bank_ended", "bank": self.number, "ended": bank.ended.value, "fund": bank.fund,
-                "balances": bank.balances, "net": dict(session.net), "winners": list(session.winners)}
+        return BankEnded(self.number, bank.ended.value, bank.fund, bank.balances, dict(session.net),
+                         tuple(session.winners))
 
     def _call(self, bank: Bank, seat: Seat, draw: bool) -> list[Event]:
         coup = bank.coup
@@ -249,7 +271,7 @@ class BankState:
                 raise RuleError(f"{seat.value} cannot {word}: a side {rule} on {two} and chooses only on 5")
             result = None
         self.calls[seat] = draw
-        events: list[Event] = [{"type": "bank_call", "seat": seat.value, "draw": draw}]
+        events: list[Event] = [BankCallMade(seat, draw)]
         if result is not None:
             events += self._coup_over(bank)
         return events
@@ -276,7 +298,7 @@ class BankState:
                 self.dropped = [item.to_json() for _, item in self.queued]
                 self.queued = []
                 # Named to the dealer only: he enters them by hand, maybe as face-down cards.
-                events.append({"type": "bank_dropped", "reads": [{"type": r["type"]} for r in self.dropped]})
+                events.append(BankReadsDropped(tuple({"type": r["type"]} for r in self.dropped)))
                 break
             carrier, item = self.queued.pop(0)
             if isinstance(item, BankUnread):
@@ -310,12 +332,14 @@ class BankState:
         self.__dict__.update(replay.__dict__)
         if face_down:
             taken_back = [{"type": c["type"]} for c in taken_back]
-        return [{"type": "bank_undo", "card": None if face_down else card.card, "taken_back": taken_back}]
+        return [BankCardTakenBack(None if face_down else Card.parse(card.card), tuple(taken_back))]
 
     # ----- what the public may see of a card waiting for the dealer ----------------------
-    def _ask(self, candidates: tuple[str, ...], snapshot: str | None, reason: str) -> Event:
+    def _ask(self, candidates: tuple[str, ...], snapshot: str | None, reason: str) -> BankCardPending:
         self.pending = {"candidates": list(candidates), "snapshot": snapshot, "reason": reason}
-        return {"type": "bank_pending", **self._public_pending()}
+        public = self._public_pending()
+        return BankCardPending(tuple(Card.parse(c) for c in public["candidates"]), public["snapshot"],
+                               Reason(public["reason"]))
 
     def _due_face_down(self) -> bool:
         """The card the table waits for is one of the first two of its hand: dealt face down."""

@@ -26,13 +26,33 @@ from faro_box.rules.faro import LAST_TURN, Deal, Exposure, Role, house_profile
 from faro_box.rules.faro.beads import BeadGeometry, case_keeper
 from faro_box.rules.faro.deal import HOCK_INDEX
 from faro_box.rules.faro.settle import json_amount
+from faro_box.table.commands import Command
+from faro_box.table.events import (
+    BetBarred,
+    BetPlaced,
+    BetReleased,
+    BetWithdrawn,
+    CardPending,
+    CardQueued,
+    CardTaken,
+    CardTakenBack,
+    DealEnded,
+    DealFinished,
+    DealOutcome,
+    DealStarted,
+    Event,
+    How,
+    MisdealCalled,
+    NoCardTaken,
+    Reason,
+    TurnSettled,
+)
 from faro_box.table.faro.commands import (
     BarBet,
     CardSeen,
     CardUnread,
     ConfirmCard,
     EndDeal,
-    FaroCommand,
     Misdeal,
     NoCard,
     PlaceBet,
@@ -42,7 +62,8 @@ from faro_box.table.faro.commands import (
     WithdrawBet,
 )
 
-Event = dict[str, Any]
+_BET_EVENTS: dict[str, type[BetPlaced | BetWithdrawn | BetBarred | BetReleased]] = {
+    cls.TYPE: cls for cls in (BetPlaced, BetWithdrawn, BetBarred, BetReleased)}
 
 
 def _all_out(deal: Deal) -> bool:
@@ -74,7 +95,7 @@ class TableState:
         return copy.deepcopy(self)
 
     # ----- commands ----------------------------------------------------------------------
-    def apply(self, command: FaroCommand) -> list[Event]:
+    def apply(self, command: Command) -> list[Event]:
         """Play one command; RuleError (or another FaroBoxError) when it is refused."""
         if isinstance(command, StartDeal):
             return self._start(command)
@@ -97,7 +118,7 @@ class TableState:
             return self._end(deal)
         raise RuleError(f"the table does not take {command!r:.80}")
 
-    def _open_deal(self, command: FaroCommand) -> Deal:
+    def _open_deal(self, command: Command) -> Deal:
         if self.deal is None or self.ended:
             raise RuleError(f"no deal is in progress: start a deal before {command.TYPE!r}")
         return self.deal
@@ -114,8 +135,7 @@ class TableState:
         self.deal_number = (self.deal_number or 0) + 1
         self.profile, self.house_rules = command.profile, dict(command.house_rules)
         self.ended, self.pending, self.queued, self.actions = False, None, [], []
-        events.append({"type": "start_deal", "deal": self.deal_number, "profile": self.profile,
-                       "players": list(command.players), "house_rules": dict(self.house_rules)})
+        events.append(DealStarted(self._number, self.profile, tuple(command.players), dict(self.house_rules)))
         return events
 
     def _bet(self, deal: Deal, command: PlaceBet | WithdrawBet | BarBet | ReleaseBet) -> list[Event]:
@@ -136,7 +156,7 @@ class TableState:
             bet = deal.release(command.player, command.bet_id)
             action = {"at": at, "player": command.player, "release": bet.id}
         self.actions.append((deal.next_index, action))
-        return [{"type": command.TYPE, "player": command.player, "bet": bet.to_json()}]
+        return [_BET_EVENTS[command.TYPE](command.player, bet.to_json())]
 
     def _seen(self, deal: Deal, command: CardSeen) -> list[Event]:
         index = command.index
@@ -182,25 +202,24 @@ class TableState:
             raise RuleError(f"card(s) {', '.join(str(q.index) for q in self.queued)} were read after card {index}: "
                             f"name card {index} instead")
         self.pending = None
-        return [{"type": "no_card", "index": index, "card": str(deal.exposed[index - 1])}]
+        return [NoCardTaken(index, deal.exposed[index - 1])]
 
     def _undo(self, deal: Deal) -> list[Event]:
         if self.pending is not None:
             raise RuleError(f"card {self.pending['index']} waits for the dealer's confirmation: "
                             "confirm it before taking a card back")
-        events = [self._take_back(deal)]
+        events: list[Event] = [self._take_back(deal)]
         # The hock leaves the box by itself, so taking back "the last card" means the turn's winner.
-        if events[0]["role"] == Role.HOCK.value:
+        if isinstance(events[0], CardTakenBack) and events[0].role is Role.HOCK:
             events.append(self._take_back(deal))
         return events
 
-    def _take_back(self, deal: Deal) -> Event:
+    def _take_back(self, deal: Deal) -> CardTakenBack:
         before = deal.next_index
         exposure = deal.undo()
         self.actions = [(n, a) for n, a in self.actions if n != before]
-        return {"type": "undo", "index": exposure.index, "card": str(exposure.card),
-                "role": exposure.role.value, "turn": exposure.turn,
-                "reverted": exposure.turn_result.to_json() if exposure.turn_result else None}
+        return CardTakenBack(exposure.index, exposure.card, exposure.role, exposure.turn,
+                             exposure.turn_result.to_json() if exposure.turn_result else None)
 
     def _misdeal(self, deal: Deal) -> list[Event]:
         if deal.next_turn is None:
@@ -208,8 +227,7 @@ class TableState:
         at = deal.next_turn
         settlements = deal.misdeal()
         self.actions.append((deal.next_index, {"at": at, "misdeal": True}))
-        event = {"type": "misdeal", "deal": self.deal_number,
-                 "settlements": [s.to_json() for s in settlements], "balances": _balances(deal)}
+        event = MisdealCalled(self._number, tuple(s.to_json() for s in settlements), _balances(deal))
         return [event, *self._close(deal)]
 
     def _end(self, deal: Deal) -> list[Event]:
@@ -221,13 +239,18 @@ class TableState:
 
     # ----- inside ------------------------------------------------------------------------
     def _close(self, deal: Deal) -> list[Event]:
-        outcome = "misdeal" if deal.misdealt else "finished"
-        record = {"deal": self.deal_number, "profile": self.profile, "outcome": outcome,
-                  "hock": str(deal.exposed[HOCK_INDEX]) if _all_out(deal) else None,
-                  "balances": _balances(deal)}
-        self.history.append(record)
+        outcome = DealOutcome.MISDEAL if deal.misdealt else DealOutcome.FINISHED
+        hock = deal.exposed[HOCK_INDEX] if _all_out(deal) else None
+        event = DealEnded(self._number, self.profile, outcome, hock, _balances(deal))
+        self.history.append({"deal": self.deal_number, "profile": self.profile, "outcome": outcome.value,
+                             "hock": None if hock is None else str(hock), "balances": event.balances})
         self.ended, self.pending, self.queued = True, None, []
-        return [{"type": "end_deal", **record}]
+        return [event]
+
+    @property
+    def _number(self) -> int:
+        assert self.deal_number is not None  # a deal was started
+        return self.deal_number
 
     def _check_not_recorded(self, deal: Deal, index: int, card: str | None) -> None:
         if index < deal.next_index:
@@ -242,8 +265,7 @@ class TableState:
     def _queue(self, command: CardSeen | CardUnread) -> list[Event]:
         self.queued.append(command)
         self.queued.sort(key=lambda q: q.index)
-        return [{"type": "queued", "index": command.index,
-                 "card": command.card if isinstance(command, CardSeen) else None}]
+        return [CardQueued(command.index, Card.parse(command.card) if isinstance(command, CardSeen) else None)]
 
     def _missed(self, deal: Deal, command: CardSeen | CardUnread) -> list[Event]:
         events = self._ask(deal.next_index, (), None, "missed")
@@ -251,28 +273,27 @@ class TableState:
 
     def _ask(self, index: int, candidates: tuple[str, ...], snapshot: str | None, reason: str) -> list[Event]:
         self.pending = {"index": index, "candidates": list(candidates), "snapshot": snapshot, "reason": reason}
-        return [{"type": "pending", **self.pending}]
+        return [CardPending(index, tuple(Card.parse(c) for c in candidates), snapshot, Reason(reason))]
 
     def _expose(self, deal: Deal, card: str, how: str) -> list[Event]:
         exposure = deal.expose(Card.parse(card))
-        events = self._exposure_events(exposure, how)
+        events = self._exposure_events(exposure, How(how))
         if deal.next_index == HOCK_INDEX and deal.hock is not None:
-            events += self._exposure_events(deal.expose(deal.hock), "by elimination")
+            events += self._exposure_events(deal.expose(deal.hock), How.BY_ELIMINATION)
         return events
 
-    def _exposure_events(self, exposure: Exposure, how: str) -> list[Event]:
+    def _exposure_events(self, exposure: Exposure, how: How) -> list[Event]:
         deal = self.deal
         assert deal is not None
-        events: list[Event] = [{"type": "card", "index": exposure.index, "card": str(exposure.card),
-                                "role": exposure.role.value, "turn": exposure.turn, "how": how}]
-        if exposure.turn_result is not None:
-            events.append({"type": "turn", **exposure.turn_result.to_json(),
-                           "last": exposure.turn == LAST_TURN,
-                           "hock": str(deal.hock) if exposure.turn == LAST_TURN else None,
-                           "balances": _balances(deal)})
+        events: list[Event] = [CardTaken(exposure.index, exposure.card, exposure.role, exposure.turn, how)]
+        result = exposure.turn_result
+        if result is not None:
+            last = exposure.turn == LAST_TURN
+            events.append(TurnSettled(result.turn, result.loser, result.winner,
+                                      tuple(s.to_json() for s in result.settlements), last,
+                                      deal.hock if last else None, _balances(deal)))
         if _all_out(deal):
-            events.append({"type": "deal_finished", "deal": self.deal_number,
-                           "hock": str(exposure.card), "balances": _balances(deal)})
+            events.append(DealFinished(self._number, exposure.card, _balances(deal)))
         return events
 
     def _drain(self, deal: Deal) -> list[Event]:

@@ -1,0 +1,114 @@
+"""The table's events: frozen values inside, one JSON codec at the edge, the JSON the pages read."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import typing
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from faro_box.cards import FULL_DECK, Card
+from faro_box.errors import FaroBoxError
+from faro_box.table.commands import CardSeen, CardUnread, ConfirmCard, PlaceBet, StartDeal, UndoCard
+from faro_box.table.events import (
+    EVENT_TYPES,
+    CardPending,
+    CardTaken,
+    How,
+    Reason,
+    Report,
+    TableEvent,
+    event_from_json,
+    event_to_json,
+)
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
+
+DECK = [str(c) for c in FULL_DECK]
+_JSON_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.text(max_size=8))
+_REPORTS = st.dictionaries(st.text(max_size=8), _JSON_SCALARS, max_size=4)
+
+
+def _strategy(hint: Any) -> st.SearchStrategy[Any]:
+    if hint is Card:
+        return st.sampled_from(FULL_DECK)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return st.sampled_from(list(hint))
+    if hint is bool:
+        return st.booleans()
+    if hint is int:
+        return st.integers(0, 10**6)
+    if hint is str:
+        return st.text(max_size=12)
+    if hint == Report:
+        return _REPORTS
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is tuple:
+        return st.lists(_strategy(args[0]), max_size=4).map(tuple)
+    if type(None) in args:
+        return st.one_of(st.none(), *(_strategy(a) for a in args if a is not type(None)))
+    raise AssertionError(f"no strategy for {hint!r}")
+
+
+def _events(cls: type[TableEvent]) -> st.SearchStrategy[TableEvent]:
+    hints = typing.get_type_hints(cls)
+    return st.builds(cls, **{f.name: _strategy(hints[f.name]) for f in dataclasses.fields(cls)})
+
+
+ANY_EVENT = st.one_of(*(_events(cls) for cls in EVENT_TYPES.values()))
+
+
+@given(ANY_EVENT)
+def test_every_event_survives_the_json_round_trip(event: TableEvent) -> None:
+    text = json.dumps(event_to_json(event), ensure_ascii=False)
+    assert event_from_json(json.loads(text)) == event
+
+
+def test_each_event_type_is_named_once() -> None:
+    assert len({cls.TYPE for cls in EVENT_TYPES.values()}) == len(EVENT_TYPES) == 30
+
+
+def test_the_events_hold_cards_and_enums_and_their_json_is_what_the_pages_read() -> None:
+    table = Table(Journal())
+    heard: list[TableEvent] = []
+    table.subscribe(lambda event, state: heard.append(event))
+    table.handle(StartDeal("foster", ("ann",), {}))
+    table.handle(PlaceBet("ann", {"id": "a1", "kind": "rank", "ranks": ["9"], "stake": 2}))
+    table.handle(CardUnread(0, ("AS", "AC"), "/snapshots/s.png"))
+    table.handle(CardSeen("2S", 1, 0.9, 7))
+    table.handle(ConfirmCard(0, "AS"))
+    table.handle(UndoCard())
+    pending = next(e for e in heard if isinstance(e, CardPending))
+    assert pending.candidates == (Card.parse("AS"), Card.parse("AC")) and pending.reason is Reason.UNREAD
+    taken = [e for e in heard if isinstance(e, CardTaken)]
+    assert [(e.card, e.how) for e in taken] == [(Card.parse("AS"), How.CONFIRMED), (Card.parse("2S"), How.SEEN)]
+    # The event stream's text, key by key and in this order, as it always was.
+    assert [json.dumps(event_to_json(e), separators=(",", ":")) for e in heard] == [
+        '{"type":"start_deal","deal":1,"profile":"foster","players":["ann"],"house_rules":{},"seq":1}',
+        '{"type":"place","player":"ann","bet":{"id":"a1","kind":"rank","ranks":["9"],"stake":2},"seq":2}',
+        '{"type":"pending","index":0,"candidates":["AS","AC"],"snapshot":"/snapshots/s.png","reason":"unread",'
+        '"seq":3}',
+        '{"type":"queued","index":1,"card":"2S","seq":4}',
+        '{"type":"card","index":0,"card":"AS","role":"soda","turn":null,"how":"confirmed","seq":5}',
+        '{"type":"card","index":1,"card":"2S","role":"loser","turn":1,"how":"seen","seq":5}',
+        '{"type":"undo","index":1,"card":"2S","role":"loser","turn":1,"reverted":null,"seq":6}',
+    ]
+    table.report_fault("camera", "no picture")
+    assert json.dumps(event_to_json(heard[-1]), separators=(",", ":")) == \
+        '{"type":"fault","seq":6,"device":"camera","message":"no picture"}'
+
+
+@pytest.mark.parametrize(("doc", "words"), [
+    ({"type": "shuffle"}, "unknown event type 'shuffle'"),
+    ({"type": "no_card", "index": 3, "card": "AS", "colour": "red"}, r"unknown field\(s\) 'colour'"),
+    ({"type": "no_card", "index": 3}, "does not fit"),
+    ({"type": "no_card", "index": 3, "card": "ZZ"}, "ZZ"),
+])
+def test_a_document_that_is_no_event_is_refused(doc: dict[str, Any], words: str) -> None:
+    with pytest.raises(FaroBoxError, match=words):
+        event_from_json(doc)
