@@ -12,11 +12,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from faro_box.devices.buttons import ButtonAction
+from faro_box.devices.camera import Pacer, open_camera, parse_source
 from faro_box.errors import FaroBoxError
 from faro_box.live.baccarat_camera import BankCamera
+from faro_box.live.faro import table_buttons
 from faro_box.rules.baccarat import SHOE_SIZE
 from faro_box.table.baccarat.commands import BankConfirm, BankerLeaves, BankUndo, StartBank
 from faro_box.table.baccarat.state import GAME
+from faro_box.vision.shown import ShownCardWatcher
 
 log = logging.getLogger(__name__)
 SIM_BETS_SETTLE_S = 1.0  # the simulated banker deals once the bets have not changed for this long
@@ -49,8 +53,6 @@ class BankFeeder:
 
     def __init__(self, table: Any, reader: Any, *, min_confidence: float = 0.0, watcher_settings: Any = None,
                  snapshot_dir: Path | None = None, write_image: Callable[[Path, Any], None] | None = None) -> None:
-        from faro_box.vision.shown import ShownCardWatcher
-
         self.table = table
         self.snapshot_dir, self.write_image = snapshot_dir, write_image
         state = table.state()
@@ -85,11 +87,10 @@ class BankFeeder:
 def open_bank_camera(config: Any, table: Any, *, settle_s: float = SIM_BETS_SETTLE_S) -> Any:
     """The configured camera; ``sim[:SEED]`` / ``synthetic`` is the simulated shoe, whose banker
     deals when the table waits for a card."""
-    from faro_box.devices.camera import Pacer, open_camera, parse_source
-
     kind, arg = parse_source(config.camera.source)
     if kind != "sim":
         return open_camera(config.camera)
+    # The simulated shoe renders its cards with the Baccarat demo's drawing: loaded only for it.
     from faro_box.devices.camera_shoe_sim import ShoeSimCamera
 
     bets: list[Any] = [None, 0.0]  # the bets last seen, and since when (monotonic seconds)
@@ -115,9 +116,6 @@ def open_bank_camera(config: Any, table: Any, *, settle_s: float = SIM_BETS_SETT
 def start_bank_buttons(table: Any, config: Any) -> Any:
     """The dealer's three buttons at a bank: undo the last card; confirm the reader's best guess;
     a new bank (the banker leaving first when the bank is still running between coups)."""
-    from faro_box.devices.buttons import ButtonAction
-    from faro_box.live.faro import table_buttons
-
     def act(action: ButtonAction, state: dict[str, Any]) -> None:
         if action is ButtonAction.UNDO:
             table.handle(BankUndo())
