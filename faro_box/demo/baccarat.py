@@ -82,7 +82,7 @@ class BankDemo:
                 self.pause()
         state = self.table.state()
         if 156 - state["shoe"]["remaining"] == before:  # unread, or refused: the dealer names it
-            self.table.handle(BankConfirm(str(card)))
+            self.table.handle(BankConfirm(card))
             self.confirmed += 1
 
     def run(self) -> BankDemoResult:

@@ -258,7 +258,7 @@ class Demo:
             self.sleep(1.5)   # let the audience see the prompt
         guesses = ", ".join(pending["candidates"]) or "no guess"
         self.say(f"The dealer names card {index + 1}: {truth} (the reader was not sure: {guesses}).")
-        self._handle(ConfirmCard(index, truth))
+        self._handle(ConfirmCard(index, self.deck[index]))
 
     def _place_due(self) -> None:
         state = self._state

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from faro_box.cards import Card
 from faro_box.devices.buttons import ButtonAction
 from faro_box.devices.camera import Pacer, open_camera, parse_source
 from faro_box.errors import FaroBoxError
@@ -122,7 +123,7 @@ def start_bank_buttons(table: Any, config: Any) -> Any:
         elif action is ButtonAction.CONFIRM:
             pending = table.dealer_state().get("pending")  # the box's own button: the dealer's view
             if pending and pending.get("candidates"):
-                table.handle(BankConfirm(pending["candidates"][0]))
+                table.handle(BankConfirm(Card.parse(pending["candidates"][0])))
         elif action is ButtonAction.NEW_DEAL:
             if bank_running(state) and state.get("results"):
                 table.handle(BankerLeaves())  # a bank without a coup is simply replaced

@@ -29,8 +29,8 @@ log = logging.getLogger(__name__)
 
 def shown_to_command(event: ShownEvent, snapshot: str | None = None) -> BankCommand:
     if isinstance(event, CardShown):
-        return BankCard(str(event.card), min(1.0, max(0.0, event.confidence)), event.frame)
-    return BankUnread(tuple(str(c) for c in event.candidates), snapshot)
+        return BankCard(event.card, min(1.0, max(0.0, event.confidence)), event.frame)
+    return BankUnread(tuple(event.candidates), snapshot)
 
 
 class BankCamera:
@@ -55,7 +55,7 @@ class BankCamera:
                 command = BankUnread((command.card,))
             if self.lying is not None:
                 lying, self.lying = self.lying, None
-                if not isinstance(command, BankCard) or command.card == lying:
+                if not isinstance(command, BankCard) or str(command.card) == lying:
                     # The last card dealt may lie face down: the public message names no card.
                     seen = command.card if isinstance(command, BankCard) else "a card the reader cannot name"
                     self.table.report_fault(

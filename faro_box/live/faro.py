@@ -79,7 +79,7 @@ class TrackerBridge:
                     index, card = self._reask
                     self._reask = None
                     self._asked = (index, card)
-                    self._ask(index, (card,), None)
+                    self._ask(index, (Card.parse(card),), None)
                 for event in self.tracker.update(image, frame):
                     self._tracked(event)
                 self._catch_up()
@@ -100,12 +100,12 @@ class TrackerBridge:
         if kind == "CardExposed" and self._doubt:
             self._doubt = self._recheck = False
             self._asked = (index, str(event.card))
-            self._ask(index, (str(event.card),), None)
+            self._ask(index, (event.card,), None)
         elif kind == "CardExposed" and self._recheck:
             self._recheck = False
-            self._ask(index, (str(event.card),), None)
+            self._ask(index, (event.card,), None)
         elif kind == "CardExposed":
-            command: Command = CardSeen(str(event.card), index, min(1.0, float(event.confidence)), event.frame)
+            command: Command = CardSeen(event.card, index, min(1.0, float(event.confidence)), event.frame)
             try:
                 self.table.handle(command)
             except RuleError as exc:
@@ -117,12 +117,12 @@ class TrackerBridge:
         elif kind == "NeedsConfirmation":
             self._doubt = self._recheck = False
             snapshot = self._save_snapshot(index, event.snapshot)
-            self._ask(index, tuple(str(c) for c in event.candidates), snapshot)
+            self._ask(index, tuple(event.candidates), snapshot)
         elif kind == "CardReturned":
             if self.table.state()["next_index"] == index + 2:
                 self._handle(UndoCard())
 
-    def _ask(self, index: int, candidates: tuple[str, ...], snapshot: str | None) -> None:
+    def _ask(self, index: int, candidates: tuple[Card, ...], snapshot: str | None) -> None:
         self._handle(CardUnread(index, candidates, snapshot))
 
     def _handle(self, command: Command) -> None:

@@ -51,9 +51,10 @@ def check_index(value: object, what: str = "a card index") -> int:
     return value
 
 
-def check_card(value: object) -> str:
+def check_card(value: object) -> Card:
+    """A card, from a Card or its text (a command from the web or a journal row)."""
     try:
-        return str(Card.parse(value))  # type: ignore[arg-type]
+        return value if isinstance(value, Card) else Card.parse(value)  # type: ignore[arg-type]
     except CardError as exc:
         raise ScriptError(str(exc)) from None
 
@@ -71,7 +72,7 @@ def check_frame(value: object) -> int | None:
     return value
 
 
-def check_candidates(value: object) -> tuple[str, ...]:
+def check_candidates(value: object) -> tuple[Card, ...]:
     """The reader's guesses for a card it could not read, best first."""
     if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):
         raise ScriptError(f"candidates must be a list of cards, not {value!r:.80}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from faro_box.cards import Card
 from faro_box.errors import ScriptError
 from faro_box.table.fields import (
     BareCommand,
@@ -132,7 +133,7 @@ class BankCard:
     """The camera read the next card out of the shoe."""
 
     TYPE: ClassVar[str] = "bank_card"
-    card: str
+    card: Card
     confidence: float = 1.0
     frame: int | None = None
 
@@ -142,7 +143,7 @@ class BankCard:
         check_frame(self.frame)
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "card": self.card, "confidence": self.confidence, "frame": self.frame}
+        return {"type": self.TYPE, "card": str(self.card), "confidence": self.confidence, "frame": self.frame}
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,7 @@ class BankUnread:
     """The camera saw a card it could not read: the dealer names it (``BankConfirm``)."""
 
     TYPE: ClassVar[str] = "bank_unread"
-    candidates: tuple[str, ...] = ()
+    candidates: tuple[Card, ...] = ()
     snapshot: str | None = None
 
     def __post_init__(self) -> None:
@@ -158,7 +159,7 @@ class BankUnread:
         check_snapshot(self.snapshot)
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "candidates": list(self.candidates), "snapshot": self.snapshot}
+        return {"type": self.TYPE, "candidates": [str(c) for c in self.candidates], "snapshot": self.snapshot}
 
 
 @dataclass(frozen=True)
@@ -166,13 +167,13 @@ class BankConfirm:
     """The dealer names the card waiting for confirmation, or enters the next card by hand."""
 
     TYPE: ClassVar[str] = "bank_confirm"
-    card: str
+    card: Card
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "card", check_card(self.card))
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "card": self.card}
+        return {"type": self.TYPE, "card": str(self.card)}
 
 
 @dataclass(frozen=True)

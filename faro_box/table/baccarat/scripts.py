@@ -55,7 +55,7 @@ def script_steps(doc: Mapping[str, Any]) -> tuple[list[BankCommand], list[dict[s
     state.apply(start, 1)
     steps: list[BankCommand] = [start]
     rejected: list[dict[str, Any]] = []
-    cards = iter(str(card) for card in parse_shoe(doc["shoe"]))
+    cards = iter(parse_shoe(doc["shoe"]))
 
     def take(command: BankCommand) -> str | None:
         """Play ``command``; the reason it is refused, or None."""

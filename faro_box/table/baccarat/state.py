@@ -206,11 +206,10 @@ class BankState:
                             "(draw or stand)")
         return step
 
-    def _deal(self, bank: Bank, card_text: str, carrier: int, applied_at: int, *, how: str) -> list[Event]:
+    def _deal(self, bank: Bank, card: Card, carrier: int, applied_at: int, *, how: str) -> list[Event]:
         step = self._check_card_turn(bank)
         opening = bank.coup is None
         coup_no = len(bank.coups) + 1
-        card = Card.parse(card_text)
         # A card for a side after the first six implies the calls the rules leave no choice in.
         for seat in _SIDE_SEATS:
             if bank.coup is not None and bank.coup.cards_dealt >= len(DEAL_ORDER) and seat not in self.calls:
@@ -332,11 +331,11 @@ class BankState:
         self.__dict__.update(replay.__dict__)
         if face_down:
             taken_back = [{"type": c["type"]} for c in taken_back]
-        return [BankCardTakenBack(None if face_down else Card.parse(card.card), tuple(taken_back))]
+        return [BankCardTakenBack(None if face_down else card.card, tuple(taken_back))]
 
     # ----- what the public may see of a card waiting for the dealer ----------------------
-    def _ask(self, candidates: tuple[str, ...], snapshot: str | None, reason: str) -> BankCardPending:
-        self.pending = {"candidates": list(candidates), "snapshot": snapshot, "reason": reason}
+    def _ask(self, candidates: tuple[Card, ...], snapshot: str | None, reason: str) -> BankCardPending:
+        self.pending = {"candidates": [str(c) for c in candidates], "snapshot": snapshot, "reason": reason}
         public = self._public_pending()
         return BankCardPending(tuple(Card.parse(c) for c in public["candidates"]), public["snapshot"],
                                Reason(public["reason"]))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from faro_box.cards import Card
 from faro_box.errors import ScriptError
 from faro_box.table.fields import (
     MAX_BET_ID,
@@ -110,7 +111,7 @@ class CardSeen:
     """The tracker read card ``index`` (0 = soda) with this confidence."""
 
     TYPE: ClassVar[str] = "card"
-    card: str
+    card: Card
     index: int
     confidence: float = 1.0
     frame: int | None = None
@@ -122,7 +123,7 @@ class CardSeen:
         check_frame(self.frame)
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "card": self.card, "index": self.index,
+        return {"type": self.TYPE, "card": str(self.card), "index": self.index,
                 "confidence": self.confidence, "frame": self.frame}
 
 
@@ -135,7 +136,7 @@ class CardUnread:
 
     TYPE: ClassVar[str] = "unread"
     index: int
-    candidates: tuple[str, ...] = ()
+    candidates: tuple[Card, ...] = ()
     snapshot: str | None = None
 
     def __post_init__(self) -> None:
@@ -144,7 +145,7 @@ class CardUnread:
         check_snapshot(self.snapshot)
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "index": self.index, "candidates": list(self.candidates),
+        return {"type": self.TYPE, "index": self.index, "candidates": [str(c) for c in self.candidates],
                 "snapshot": self.snapshot}
 
 
@@ -154,14 +155,14 @@ class ConfirmCard:
 
     TYPE: ClassVar[str] = "confirm"
     index: int
-    card: str
+    card: Card
 
     def __post_init__(self) -> None:
         check_index(self.index)
         object.__setattr__(self, "card", check_card(self.card))
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "index": self.index, "card": self.card}
+        return {"type": self.TYPE, "index": self.index, "card": str(self.card)}
 
 
 @dataclass(frozen=True)

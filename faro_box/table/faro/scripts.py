@@ -79,12 +79,12 @@ def script_steps(doc: Mapping[str, Any]) -> tuple[list[Step], list[dict[str, Any
     if isinstance(deck, (str, bytes)) or not isinstance(deck, list) or len(deck) > DECK_SIZE:
         raise ScriptError(f"deck must be a list of at most 52 cards, not {deck!r:.80}")
     try:
-        cards = [str(Card.parse(c)) for c in deck]
+        cards = [Card.parse(c) for c in deck]
     except CardError as exc:
         raise ScriptError(f"deck: {exc}") from None
     if len(set(cards)) != len(cards):
         twice = next(c for c in cards if cards.count(c) > 1)
-        raise ScriptError(f"deck: the deck holds {twice!r} twice")
+        raise ScriptError(f"deck: the deck holds {str(twice)!r} twice")
     actions = doc.get("actions", [])
     if not isinstance(actions, list):
         raise ScriptError(f"actions must be a list, not {actions!r:.80}")

@@ -164,7 +164,7 @@ class TableState:
         if self.pending is not None:
             if index == self.pending["index"]:
                 raise RuleError(f"card {index} waits for the dealer's confirmation; the reading "
-                                f"{command.card!r} is not taken")
+                                f"{str(command.card)!r} is not taken")
             return self._queue(command)
         if index > deal.next_index:
             return self._missed(deal, command)
@@ -252,12 +252,13 @@ class TableState:
         assert self.deal_number is not None  # a deal was started
         return self.deal_number
 
-    def _check_not_recorded(self, deal: Deal, index: int, card: str | None) -> None:
+    def _check_not_recorded(self, deal: Deal, index: int, card: Card | None) -> None:
         if index < deal.next_index:
             shown = str(deal.exposed[index])
-            if card == shown:
+            if card == deal.exposed[index]:
                 raise RuleError(f"card {index} ({shown!r}) is already recorded")
-            raise RuleError(f"card {index} is recorded as {shown!r}; the reading {card or 'unread'!r} is not "
+            read = "unread" if card is None else str(card)
+            raise RuleError(f"card {index} is recorded as {shown!r}; the reading {read!r} is not "
                             "taken (undo to correct it)")
         if any(q.index == index for q in self.queued):
             raise RuleError(f"card {index} is already waiting behind card {self.pending and self.pending['index']}")
@@ -265,18 +266,20 @@ class TableState:
     def _queue(self, command: CardSeen | CardUnread) -> list[Event]:
         self.queued.append(command)
         self.queued.sort(key=lambda q: q.index)
-        return [CardQueued(command.index, Card.parse(command.card) if isinstance(command, CardSeen) else None)]
+        return [CardQueued(command.index, command.card if isinstance(command, CardSeen) else None)]
 
     def _missed(self, deal: Deal, command: CardSeen | CardUnread) -> list[Event]:
         events = self._ask(deal.next_index, (), None, "missed")
         return events + self._queue(command)
 
-    def _ask(self, index: int, candidates: tuple[str, ...], snapshot: str | None, reason: str) -> list[Event]:
-        self.pending = {"index": index, "candidates": list(candidates), "snapshot": snapshot, "reason": reason}
-        return [CardPending(index, tuple(Card.parse(c) for c in candidates), snapshot, Reason(reason))]
+    def _ask(self, index: int, candidates: tuple[Card, ...], snapshot: str | None, reason: str) -> list[Event]:
+        # The state the pages read keeps the cards as text; the event keeps the cards.
+        self.pending = {"index": index, "candidates": [str(c) for c in candidates], "snapshot": snapshot,
+                        "reason": reason}
+        return [CardPending(index, candidates, snapshot, Reason(reason))]
 
-    def _expose(self, deal: Deal, card: str, how: str) -> list[Event]:
-        exposure = deal.expose(Card.parse(card))
+    def _expose(self, deal: Deal, card: Card, how: str) -> list[Event]:
+        exposure = deal.expose(card)
         events = self._exposure_events(exposure, How(how))
         if deal.next_index == HOCK_INDEX and deal.hock is not None:
             events += self._exposure_events(deal.expose(deal.hock), How.BY_ELIMINATION)
