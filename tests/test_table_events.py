@@ -112,3 +112,57 @@ def test_the_events_hold_cards_and_enums_and_their_json_is_what_the_pages_read()
 def test_a_document_that_is_no_event_is_refused(doc: dict[str, Any], words: str) -> None:
     with pytest.raises(FaroBoxError, match=words):
         event_from_json(doc)
+
+
+# ----- the commands' codec, on any command the table could be sent ---------------------------------
+
+_NAMES = st.text(alphabet="abcdefghij", min_size=1, max_size=8)
+_SPEC = st.fixed_dictionaries({"id": _NAMES, "stake": st.integers(1, 50)},
+                              optional={"kind": st.sampled_from(["rank", "odd"]), "copper": st.booleans()})
+
+
+@st.composite
+def _start_bank(draw: st.DrawFn) -> Any:
+    from faro_box.table.baccarat.commands import StartBank
+
+    players = tuple(draw(st.lists(_NAMES, min_size=1, max_size=4, unique=True)))
+    sides = {p: draw(st.sampled_from(["right", "left"])) for p in players}
+    return StartBank(players, sides, draw(_NAMES.filter(lambda n: n not in players)), draw(st.integers(1, 100)))
+
+
+def _commands() -> st.SearchStrategy[Any]:
+    from faro_box.table.baccarat import commands as bank
+    from faro_box.table.faro import commands as faro
+
+    cards, index = st.sampled_from(FULL_DECK), st.integers(0, 51)
+    confidence = st.floats(0, 1, allow_nan=False)
+    frame = st.none() | st.integers(0, 10**6)
+    guesses = st.lists(cards, max_size=3).map(tuple)
+    snapshot = st.none() | st.just("/snapshots/deal1-card3.png")
+    return st.one_of(
+        st.builds(faro.StartDeal, st.just("foster"), st.lists(_NAMES, min_size=1, max_size=4, unique=True).map(tuple),
+                  st.just({}) | st.just({"turn_pays": 5})),
+        st.builds(faro.PlaceBet, _NAMES, _SPEC),
+        *(st.builds(cls, _NAMES, _NAMES) for cls in (faro.WithdrawBet, faro.BarBet, faro.ReleaseBet)),
+        st.builds(faro.CardSeen, cards, index, confidence, frame),
+        st.builds(faro.CardUnread, index, guesses, snapshot),
+        st.builds(faro.ConfirmCard, index, cards),
+        st.builds(faro.NoCard, index),
+        *(st.builds(cls) for cls in (faro.UndoCard, faro.EndDeal, faro.Misdeal, bank.BankerLeaves, bank.BankUndo)),
+        _start_bank(),
+        st.builds(bank.BankBet, _NAMES, st.integers(1, 1000), st.booleans(), st.booleans()),
+        st.builds(bank.Banco, _NAMES),
+        st.builds(bank.LeaveOn, _NAMES, st.booleans(), st.booleans()),
+        st.builds(bank.BankCard, cards, confidence, frame),
+        st.builds(bank.BankUnread, guesses, snapshot),
+        st.builds(bank.BankConfirm, cards),
+        st.builds(bank.BankCall, st.sampled_from(["right", "left", "banker"]), st.booleans()),
+    )
+
+
+@given(_commands())
+def test_every_command_survives_the_journals_text(command: Any) -> None:
+    from faro_box.table.commands import COMMAND_TYPES, command_from_text, command_to_text
+
+    assert type(command) in COMMAND_TYPES.values()
+    assert command_from_text(command_to_text(command)) == command

@@ -214,7 +214,3 @@ BANK_COMMANDS: tuple[type[BankCommand], ...] = (StartBank, BankBet, Banco, Leave
 # What the dealer's page may send (the camera's own reads, bank_card and bank_unread, are not).
 DEALER_BANK_COMMANDS = frozenset({"start_bank", "bank_bet", "banco", "leave_on", "bank_confirm", "bank_call",
                                   "bank_leave", "bank_undo"})
-
-
-def is_bank_command(command: object) -> bool:
-    return isinstance(command, BANK_COMMANDS)
