@@ -166,3 +166,20 @@ def test_every_command_survives_the_journals_text(command: Any) -> None:
 
     assert type(command) in COMMAND_TYPES.values()
     assert command_from_text(command_to_text(command)) == command
+
+
+def test_the_table_shows_a_view_of_values_whose_json_is_the_state_document() -> None:
+    from faro_box.table.baccarat.state import BankState
+    from faro_box.table.views import BankView, FaroView, view_to_json
+
+    table = Table(Journal())
+    table.handle(StartDeal("foster", ("ann",), {}))
+    table.handle(CardSeen("QS", 0))
+    table.handle(CardUnread(1, ("2C",)))
+    view = table.view()
+    assert isinstance(view, FaroView) and view.exposed == (Card.parse("QS"),) and view.next_index == 1
+    assert view.pending == {"index": 1, "candidates": ["2C"], "snapshot": None, "reason": "unread"}
+    assert view_to_json(view) == table.state() and list(table.state())[-2:] == ["seq", "faults"]
+    assert table.state()["exposed"] == ["QS"] and view.seq == 3
+    never_opened = BankState().view()
+    assert isinstance(never_opened, BankView) and "in_coup" not in view_to_json(never_opened)

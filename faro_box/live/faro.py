@@ -22,6 +22,7 @@ from faro_box.errors import FaroBoxError, RuleError
 from faro_box.table.commands import CardSeen, CardUnread, Command, UndoCard
 from faro_box.table.events import CardTaken, CardTakenBack, DealStarted, Event, How, NoCardTaken
 from faro_box.table.table import Table
+from faro_box.table.views import FaroView
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ class TrackerBridge:
         self._reask: tuple[int, str] | None = None
         # A bank of Baccarat Banque left open in the journal has no box to watch until the
         # dealer closes it and starts a faro deal.
-        self._faro = table.state().get("game") == "faro"
+        self._faro = isinstance(table.view(), FaroView)
         tracker.follow(table.cards_out)
         self._unsubscribe = table.subscribe(self._on_table_event)
 
@@ -110,7 +111,7 @@ class TrackerBridge:
                 self.table.handle(command)
             except RuleError as exc:
                 log.warning("the table refuses the reading %s at card %d: %s", event.card, index + 1, exc)
-                if index == self.table.state()["next_index"]:
+                if index == self._next_index():
                     self._ask(index, (), None)
             except FaroBoxError as exc:
                 log.error("card %d (%s) could not be taken: %s", index + 1, event.card, exc)
@@ -119,8 +120,12 @@ class TrackerBridge:
             snapshot = self._save_snapshot(index, event.snapshot)
             self._ask(index, tuple(event.candidates), snapshot)
         elif kind == "CardReturned":
-            if self.table.state()["next_index"] == index + 2:
+            if self._next_index() == index + 2:
                 self._handle(UndoCard())
+
+    def _next_index(self) -> int:
+        view = self.table.view()
+        return view.next_index if isinstance(view, FaroView) else 0
 
     def _ask(self, index: int, candidates: tuple[Card, ...], snapshot: str | None) -> None:
         self._handle(CardUnread(index, candidates, snapshot))
@@ -134,7 +139,8 @@ class TrackerBridge:
     def _save_snapshot(self, index: int, image: Any) -> str | None:
         if self.snapshot_dir is None or self.write_image is None or image is None:
             return None
-        name = f"deal{self.table.state()['deal']}-card{index + 1}.png"
+        view = self.table.view()
+        name = f"deal{view.deal}-card{index + 1}.png"
         try:
             self.snapshot_dir.mkdir(parents=True, exist_ok=True)
             self.write_image(self.snapshot_dir / name, image)

@@ -342,15 +342,16 @@ EVENT_TYPES: dict[str, type[TableEvent]] = {cls.TYPE: cls for cls in typing.get_
 
 # ----- the codec ----------------------------------------------------------------------------------
 
-def _to_json(value: Any) -> Any:
+def json_value(value: Any) -> Any:
+    """A value of an event or a view as JSON: cards as text, enums as their value."""
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, (tuple, list)):
-        return [_to_json(v) for v in value]
+        return [json_value(v) for v in value]
     if isinstance(value, Mapping):
-        return {k: _to_json(v) for k, v in value.items()}
+        return {k: json_value(v) for k, v in value.items()}
     return value
 
 
@@ -362,7 +363,7 @@ def event_to_json(event: TableEvent) -> dict[str, Any]:
         doc["seq"] = event.seq
     for f in dataclasses.fields(event):
         if f.name != "seq":
-            doc[f.name] = _to_json(getattr(event, f.name))
+            doc[f.name] = json_value(getattr(event, f.name))
     doc["seq"] = event.seq
     return doc
 

@@ -20,6 +20,7 @@ from faro_box.table.commands import Command
 from faro_box.table.events import Event
 from faro_box.table.faro.commands import StartDeal
 from faro_box.table.faro.state import TableState
+from faro_box.table.views import View
 
 FARO = "faro"
 
@@ -64,8 +65,8 @@ class GameState:
             return events
         return self.faro.apply(command)
 
-    def snapshot(self) -> dict[str, Any]:
-        return self.bank.snapshot() if self.game == BACCARAT else self.faro.snapshot()
+    def view(self) -> View:
+        return self.bank.view() if self.game == BACCARAT else self.faro.view()
 
     def dealer_view(self) -> dict[str, Any]:
         """What only the dealer's page may see (a face-down card waiting for him): faro hides nothing."""

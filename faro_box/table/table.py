@@ -31,6 +31,7 @@ from faro_box.table.commands import Command
 from faro_box.table.events import Event, Fault, FaultCleared
 from faro_box.table.game_state import GameState
 from faro_box.table.journal import Journal
+from faro_box.table.views import View, view_to_json
 
 log = logging.getLogger(__name__)
 
@@ -108,13 +109,15 @@ class Table:
             self._notify(stamped, state)
             return Outcome(seq, tuple(stamped), state)
 
-    def state(self) -> dict[str, Any]:
-        """A JSON-able snapshot (table_api.md): a fresh dict the caller may keep."""
+    def view(self) -> View:
+        """What the table shows now (the game at hand, its journal's last seq, the device faults)."""
         with self._lock:
-            snapshot = self._state.snapshot()
-            snapshot["seq"] = self._seq
-            snapshot["faults"] = [{"device": d, "message": m} for d, m in self._faults.items()]
-            return snapshot
+            faults = tuple({"device": d, "message": m} for d, m in self._faults.items())
+            return dataclasses.replace(self._state.view(), seq=self._seq, faults=faults)
+
+    def state(self) -> dict[str, Any]:
+        """The view as JSON (the /api/state document): a fresh dict the caller may keep."""
+        return view_to_json(self.view())
 
     def dealer_state(self) -> dict[str, Any]:
         """The state as the dealer's authenticated page sees it: the public state, plus what no

@@ -141,7 +141,7 @@ def test_after_a_restart_mid_coup_the_public_fault_names_no_card(tmp_path: Path,
             break
         answer_table(table, camera, stakes=(3, 2))
         feeder.feed(camera.read(), camera.frame_number)
-    assert cards_dealt(table.state()) == 1  # right's first card, face down
+    assert cards_dealt(table.view()) == 1  # right's first card, face down
     lying = table.script()["shoe"][-1]
     table.journal.close()
 

@@ -60,6 +60,7 @@ from faro_box.table.events import (
     Reason,
     WinningsLeftOn,
 )
+from faro_box.table.views import BankView
 
 GAME = "baccarat_banque"
 _BET_EVENTS: dict[str, type[BankBetPlaced | BancoCalled | WinningsLeftOn]] = {
@@ -380,18 +381,19 @@ class BankState:
             return "card_banker"
         return f"call_{wanted}"
 
-    def snapshot(self) -> dict[str, Any]:
+    def view(self) -> BankView:
+        """What the table shows of the bank (the live table adds "seq" and "faults")."""
         bank = self.bank
-        state: dict[str, Any] = {"game": GAME, "deal": self.number, "bank": self.number,
-                                 "history": [dict(h) for h in self.history], "pending": None, "queued": 0}
+        history = tuple(dict(h) for h in self.history)
         if bank is None:
-            return {**state, "players": [], "sides": {}, "banker": None, "fund": None, "declared": None,
-                    "balances": {}, "active": {}, "bets": [], "cover_left": None, "banco_suivi": [],
-                    "coup": None, "hands": {s.value: [] for s in Seat}, "totals": {s.value: None for s in Seat},
-                    "calls": {}, "waiting": None, "results": [], "last_coup": None, "shoe": _shoe_json(None),
-                    "ended": None, "session": None, "finished": False, "closed": True}
+            return BankView(game=GAME, deal=self.number, bank=self.number, history=history, pending=None, queued=0,
+                            players=(), sides={}, banker=None, fund=None, declared=None, balances={}, active={},
+                            bets=(), cover_left=None, banco_suivi=(), coup=None, in_coup=None,
+                            hands={s.value: [] for s in Seat}, totals={s.value: None for s in Seat}, calls={},
+                            waiting=None, results=(), last_coup=None, shoe=_shoe_json(None), ended=None,
+                            session=None, finished=False, closed=True)
         coup = bank.coup
-        results = [r.to_json() for r in bank.coups]
+        results = tuple(r.to_json() for r in bank.coups)
         if coup is not None:
             shown = coup.shown()
             hands = {seat.value: [None if c is None else str(c) for c in shown[seat]] for seat in Seat}
@@ -409,34 +411,34 @@ class BankState:
         if bank.ended is not None:
             s = bank.session()
             session = {"net": dict(s.net), "winners": list(s.winners)}
-        return {
-            **state,
-            "players": list(bank.players),
-            "sides": {p: side.value for p, side in bank.sides.items()},
-            "banker": bank.banker,
-            "fund": bank.fund,
-            "declared": bank.declared,
-            "balances": bank.balances,
-            "active": {side.value: p for side, p in bank.active.items()},
-            "bets": [b.to_json() for b in bank.bets],
-            "cover_left": bank.cover_left if bank.betting_open else None,
-            "banco_suivi": sorted(bank.banco_suivi),
-            "coup": number,
-            "in_coup": coup is not None,
-            "hands": hands,
-            "totals": totals,
-            "calls": {seat.value: "draw" if d else "stand" for seat, d in self.calls.items()},
-            "waiting": self.waiting(),
-            "results": results,
-            "last_coup": results[-1] if results and coup is None else None,
-            "shoe": _shoe_json(bank),
-            "pending": self._public_pending() if self.pending is not None else None,
-            "queued": len(self.queued),
-            "ended": bank.ended.value if bank.ended is not None else None,
-            "session": session,
-            "finished": bank.ended is not None,
-            "closed": self.closed,
-        }
+        return BankView(
+            game=GAME, deal=self.number, bank=self.number, history=history,
+            pending=self._public_pending() if self.pending is not None else None,
+            queued=len(self.queued),
+            players=tuple(bank.players),
+            sides={p: side.value for p, side in bank.sides.items()},
+            banker=bank.banker,
+            fund=bank.fund,
+            declared=bank.declared,
+            balances=bank.balances,
+            active={side.value: p for side, p in bank.active.items()},
+            bets=tuple(b.to_json() for b in bank.bets),
+            cover_left=bank.cover_left if bank.betting_open else None,
+            banco_suivi=tuple(sorted(bank.banco_suivi)),
+            coup=number,
+            in_coup=coup is not None,
+            hands=hands,
+            totals=totals,
+            calls={seat.value: "draw" if d else "stand" for seat, d in self.calls.items()},
+            waiting=self.waiting(),
+            results=results,
+            last_coup=results[-1] if results and coup is None else None,
+            shoe=_shoe_json(bank),
+            ended=bank.ended.value if bank.ended is not None else None,
+            session=session,
+            finished=bank.ended is not None,
+            closed=self.closed,
+        )
 
     def script(self) -> dict[str, Any]:
         """The bank as a ``faro-box settle`` script (BACCARAT.md): the cards in the order they left

@@ -61,6 +61,7 @@ from faro_box.table.faro.commands import (
     UndoCard,
     WithdrawBet,
 )
+from faro_box.table.views import FaroView
 
 _BET_EVENTS: dict[str, type[BetPlaced | BetWithdrawn | BetBarred | BetReleased]] = {
     cls.TYPE: cls for cls in (BetPlaced, BetWithdrawn, BetBarred, BetReleased)}
@@ -317,49 +318,48 @@ class TableState:
         return events
 
     # ----- snapshot ----------------------------------------------------------------------
-    def snapshot(self) -> dict[str, Any]:
-        """The JSON-able state (without "seq" and "faults", which the live table adds)."""
+    def view(self) -> FaroView:
+        """What the table shows of the deal (the live table adds "seq" and "faults")."""
         deal = self.deal
         exposed = deal.exposed if deal is not None else ()
         beads = case_keeper(exposed, self.geometry)
-        turns = [t.to_json() for t in deal.turns] if deal is not None else []
-        open_bets = []
-        if deal is not None:
-            for bet in deal.open_bets:
-                open_bets.append({**bet.to_json(), "player": bet.player, "barred": bet.barred})
+        turns = tuple(t.to_json() for t in deal.turns) if deal is not None else ()
+        open_bets = tuple({**bet.to_json(), "player": bet.player, "barred": bet.barred}
+                          for bet in (deal.open_bets if deal is not None else ()))
         totals: dict[str, Any] = {}
         closed = self.history if self.ended else self.history + (
             [{"balances": _balances(deal)}] if deal is not None else [])
         for record in closed:
             for who, amount in record["balances"].items():
                 totals[who] = totals.get(who, 0) + amount
-        return {
-            "deal": self.deal_number,
-            "game": "faro",
-            "profile": self.profile or None,
-            "house_rules": dict(self.house_rules),
-            "players": list(deal.players) if deal is not None else [],
-            "exposed": [str(c) for c in exposed],
-            "next_index": deal.next_index if deal is not None else 0,
-            "next_turn": deal.next_turn if deal is not None and not self.ended else None,
-            "next_role": deal.next_role.value if deal is not None and deal.next_role and not self.ended else None,
-            "case": {rank.symbol: deal.case[rank] if deal is not None else 4 for rank in Rank},
-            "in_case": [r.symbol for r in sorted(deal.in_case)] if deal is not None else [],
-            "beads": beads.to_json()["beads"],
-            "open_bets": open_bets,
-            "turns": turns,
-            "last_turn": turns[-1] if turns else None,
-            "balances": _balances(deal) if deal is not None else {},
-            "pending": dict(self.pending) if self.pending is not None else None,
-            "queued": [q.index for q in self.queued],
-            "finished": bool(deal is not None and (_all_out(deal) or deal.misdealt)),
-            "misdeal": [s.to_json() for s in deal.misdeal_settlements or ()] if deal is not None and deal.misdealt
+        playing = deal is not None and not self.ended
+        return FaroView(
+            deal=self.deal_number,
+            game="faro",
+            profile=self.profile or None,
+            house_rules=dict(self.house_rules),
+            players=tuple(deal.players) if deal is not None else (),
+            exposed=tuple(exposed),
+            next_index=deal.next_index if deal is not None else 0,
+            next_turn=deal.next_turn if deal is not None and playing else None,
+            next_role=deal.next_role if deal is not None and playing and deal.next_role else None,
+            case={rank.symbol: deal.case[rank] if deal is not None else 4 for rank in Rank},
+            in_case=tuple(r.symbol for r in sorted(deal.in_case)) if deal is not None else (),
+            beads=beads.to_json()["beads"],
+            open_bets=open_bets,
+            turns=turns,
+            last_turn=turns[-1] if turns else None,
+            balances=_balances(deal) if deal is not None else {},
+            pending=dict(self.pending) if self.pending is not None else None,
+            queued=tuple(q.index for q in self.queued),
+            finished=bool(deal is not None and (_all_out(deal) or deal.misdealt)),
+            misdeal=tuple(s.to_json() for s in deal.misdeal_settlements or ()) if deal is not None and deal.misdealt
             else None,
-            "hock": str(deal.hock) if deal is not None and deal.hock is not None else None,
-            "ended": self.ended,
-            "history": [dict(h) for h in self.history],
-            "totals": totals,
-        }
+            hock=deal.hock if deal is not None else None,
+            ended=self.ended,
+            history=tuple(dict(h) for h in self.history),
+            totals=totals,
+        )
 
     def script(self) -> dict[str, Any]:
         """The current (or last) deal as a deal script (the format ``faro-box settle`` reads).
