@@ -32,3 +32,6 @@ def test_each_game_brings_a_fresh_state_machine() -> None:
     assert events[0].TYPE == "start_bank"
     deal = find_game("faro").state()
     assert deal.apply(StartDeal("foster", ("ann",)))[0].TYPE == "start_deal"
+    for game in GAMES:
+        machine = game.state()
+        assert isinstance(machine.view(), game.view) and game.view.GAME == game.name

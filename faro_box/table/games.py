@@ -2,10 +2,10 @@
 
 In the manner of python-chess's ``VARIANTS`` / ``find_variant``: each game brings, in one entry,
 its commands (and which of them the dealer's page may send), the command that opens it, its
-state machine, its pure settlement of a script, and its script codec (export a journaled game,
-the commands a script stands for, replay a script into a table). Nothing registers itself on
-import: the registry is this list. The display side of each game (announcements, views) is
-chosen from the state's ``game`` by the display package.
+state machine and the view of it the table shows, its pure settlement of a script, and its
+script codec (export a journaled game, replay a script into a table). Nothing registers itself
+on import: the registry is this list. The display side of each game (its announcements, its
+text and LCD views) is chosen from the state's ``game`` by the display package.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from faro_box.table.faro.commands import DEALER_FARO_COMMANDS, FARO_COMMANDS, St
 from faro_box.table.faro.state import TableState
 from faro_box.table.journal import Entry, Journal
 from faro_box.table.table import Replay, Table
+from faro_box.table.views import BankView, FaroView, TableView
 
 FARO = "faro"
 
@@ -38,16 +39,17 @@ class Game:
     commands: tuple[type[Command], ...]
     dealer_commands: frozenset[str]  # the command types the dealer's page may send
     start: type[Command]             # the command that opens a game of it (a deal, a bank)
-    state: Callable[[], Any]         # a fresh state machine: apply(command) -> events
+    state: Callable[[], Any]         # a fresh state machine: apply(command) -> events, view()
+    view: type[TableView]            # what the table shows of it
     settle: Callable[[Mapping[str, Any]], Any]  # the pure engine's result of a script
     export: Callable[[Sequence[Entry], int], dict[str, Any]]  # journal entries -> script
     replay: Callable[..., Replay]    # (table, script, between=None)
 
 
 GAMES: tuple[Game, ...] = (
-    Game(FARO, "Faro", FARO_COMMANDS, DEALER_FARO_COMMANDS, StartDeal, TableState, settle_script,
+    Game(FARO, "Faro", FARO_COMMANDS, DEALER_FARO_COMMANDS, StartDeal, TableState, FaroView, settle_script,
          faro_scripts.export, faro_scripts.replay),
-    Game(BACCARAT_BANQUE, "Baccarat Banque", BANK_COMMANDS, DEALER_BANK_COMMANDS, StartBank, BankState,
+    Game(BACCARAT_BANQUE, "Baccarat Banque", BANK_COMMANDS, DEALER_BANK_COMMANDS, StartBank, BankState, BankView,
          settle_document, bank_scripts.export, bank_scripts.replay),
 )
 DEALER_COMMANDS = frozenset().union(*(game.dealer_commands for game in GAMES))
