@@ -14,6 +14,8 @@ from bank_dealer import answer_table
 from starlette.testclient import TestClient
 
 from faro_box.config import parse_config
+from faro_box.display.announce import card_name
+from faro_box.display.narrator import Narrator
 from faro_box.display.pin import hash_pin
 from faro_box.display.web import create_app
 from faro_box.live.baccarat import BankFeeder, cards_dealt, open_bank_camera, open_configured_bank
@@ -45,19 +47,22 @@ class Public:
         self.seen: list[str] = []
         self.events: list[str] = []
         self.caplog = caplog
+        self.narrator = Narrator("en")  # what the box says aloud and the pages list as announcements
         table.subscribe(self.hear)
         self.table = table
 
     def hear(self, event: TableEvent, state: dict[str, Any]) -> None:
         self.events.append(json.dumps(event_to_json(event)))
-        self.seen.append(json.dumps([event_to_json(event), state]))
+        self.seen.append(json.dumps([event_to_json(event), state, self.narrator.hear(event, state)],
+                                    ensure_ascii=False))
 
     def names(self, card: str, *, in_state: bool = True) -> bool:
         """Whether anything public names ``card``; without ``in_state``, the events and faults only."""
         public = [*self.seen, json.dumps(self.table.state())] if in_state else \
             [*self.events, json.dumps(self.table.state()["faults"])]
         text = "\n".join([*public, self.caplog.text])
-        return re.search(rf"\b{re.escape(card)}\b", text) is not None
+        spoken = card_name(card, "en") if re.fullmatch(r"(10|[2-9AJQK])[SHDC]", card) else card
+        return re.search(rf"\b{re.escape(card)}\b", text) is not None or spoken in text
 
 
 def _table(path: Path | None = None) -> Table:
