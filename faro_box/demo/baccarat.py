@@ -116,7 +116,7 @@ class BankDemo:
         state = table.state()
         script = table.script()
         wrong = [i for i, c in enumerate(script["shoe"]) if c != str(self.shoe[i])]
-        settled = settle_document(script)["balances"]
+        settled: dict[str, int] = settle_document(script)["balances"]  # type: ignore[assignment]
         return BankDemoResult(len(state["results"]), self.read, self.confirmed, dict(state["balances"]), settled,
                               wrong)
 

@@ -45,7 +45,7 @@ def odds_panel(state: Mapping[str, Any]) -> dict[str, Any] | None:
     if deal is None:
         return None
     odds = odds_for_deal(deal)
-    full = odds.to_json()
+    full: dict[str, Any] = odds.to_json()
     split_next = sum(t.splits for t in odds.next_turn)
     rank_edge = next((e for e in full["edges"] if e["kind"] == "rank" and not e["copper"]), None)
     call = full["call"]
