@@ -236,10 +236,10 @@ def _geometry_value(key: str, value: object) -> float:
 def _house_rules(key: str, value: object) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise _fail(key, "a table", value)
-    from faro_box.rules.faro import find_profile
+    from faro_box.rules.faro import house_profile
 
     try:
-        find_profile("foster").with_rules(value)
+        house_profile("foster", value)
     except FaroBoxError as exc:
         raise ConfigError(f"{key}: {exc}") from None
     return dict(value)
@@ -460,10 +460,10 @@ def _check_bank(config: Config, doc: Mapping[str, Any]) -> None:
 
 
 def _check_whole(config: Config) -> None:
-    from faro_box.rules.faro import find_profile
+    from faro_box.rules.faro import house_profile
 
     try:
-        find_profile(config.profile).with_rules(config.house_rules)
+        house_profile(config.profile, config.house_rules)
     except FaroBoxError as exc:
         raise ConfigError(f"profile: {exc}") from None
     if config.bank.given:

@@ -9,7 +9,7 @@ from table_scripts import sample_script as _script
 from faro_box.errors import JournalError, ScriptError
 from faro_box.rules.faro import settle_script
 from faro_box.table.commands import CardSeen, Misdeal, PlaceBet, StartDeal, UndoCard, WithdrawBet
-from faro_box.table.faro.scripts import export_deal, replay_script
+from faro_box.table.games import export_deal, replay_script
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
 

@@ -1,5 +1,6 @@
 import pytest
 
+from faro_box.cards import Card
 from faro_box.errors import ScriptError
 from faro_box.table.commands import (
     BarBet,
@@ -40,8 +41,9 @@ def test_every_command_survives_the_json_round_trip(command):
     assert command_from_text(command_to_text(command)) == command
 
 
-def test_cards_are_stored_in_canonical_form():
-    assert CardSeen("10h", 3).card == "10H"
+def test_cards_are_card_values_written_in_canonical_form():
+    assert CardSeen("10h", 3).card == Card.parse("10H") == CardSeen(Card.parse("10H"), 3).card
+    assert CardUnread(7, ("KH", "kd")).candidates == (Card.parse("KH"), Card.parse("KD"))
     assert ConfirmCard(7, "K♦").to_json() == {"type": "confirm", "index": 7, "card": "KD"}
 
 

@@ -85,4 +85,4 @@ def test_run_says_ready_pings_the_watchdog_journals_cards_and_stops_on_sigterm(t
     # The reader may leave a card to the dealer ("unread"); every card it did name is the one dealt.
     deck = SimBox(seed=0).deck
     cards = [c for c in commands if c.TYPE == "card"]
-    assert cards and all(c.card == str(deck[c.index]) for c in cards)
+    assert cards and all(c.card == deck[c.index] for c in cards)

@@ -17,6 +17,7 @@ from faro_box.table.commands import (
     UndoCard,
     WithdrawBet,
 )
+from faro_box.table.events import event_to_json
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
 
@@ -28,7 +29,7 @@ def _table(journal=None):
     keeper = RecordingCaseKeeper()
     table = Table(journal or Journal(), keeper)
     events = []
-    table.subscribe(lambda event, state: events.append(event))
+    table.subscribe(lambda event, state: events.append(event_to_json(event)))
     return table, keeper, events
 
 
@@ -221,7 +222,7 @@ def test_a_device_fault_is_listed_and_reported_once():
     keeper.broken = False
     table = Table(Journal(), keeper)
     heard = []
-    table.subscribe(lambda event, state: heard.append(event))
+    table.subscribe(lambda event, state: heard.append(event_to_json(event)))
     _start(table)
     keeper.broken = True
     _deal(table, 4)

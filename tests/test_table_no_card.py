@@ -9,6 +9,7 @@ from faro_box.cards import FULL_DECK
 from faro_box.devices.case_keeper import RecordingCaseKeeper
 from faro_box.errors import RuleError, ScriptError
 from faro_box.table.commands import CardSeen, CardUnread, NoCard, StartDeal, command_from_json
+from faro_box.table.events import event_to_json
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
 
@@ -31,7 +32,8 @@ def test_no_new_card_withdraws_the_question_and_the_deal_goes_on(tmp_path):
     beads = table.state()["beads"]
     table.handle(CardUnread(3, ("KD",)))
     outcome = table.handle(NoCard(3))
-    assert outcome.events == ({"type": "no_card", "index": 3, "card": DECK[2], "seq": outcome.seq},)
+    assert [event_to_json(e) for e in outcome.events] == [{"type": "no_card", "index": 3, "card": DECK[2],
+                                                          "seq": outcome.seq}]
     state = table.state()
     assert state["pending"] is None and state["next_index"] == 3 and state["beads"] == beads
     table.handle(CardSeen(DECK[3], 3, 0.99))          # the card leaves the box later, read as usual

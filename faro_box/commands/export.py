@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from faro_box.config import load_config
-    from faro_box.table.faro.scripts import export_deal
+    from faro_box.table.games import export_deal
     from faro_box.table.journal import Journal
 
     path = args.journal or load_config(args.config or DEFAULT_CONFIG).journal

@@ -45,7 +45,7 @@ def read_script(source: str) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     from faro_box.display.narrator import Narrator
-    from faro_box.table.faro.scripts import replay_script
+    from faro_box.table.games import replay_script
     from faro_box.table.journal import Journal
     from faro_box.table.table import Table
 
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         narrator.prime(table.state())
         quiet = args.json
 
-        def say(event: dict[str, Any], state: dict[str, Any]) -> None:
+        def say(event: Any, state: dict[str, Any]) -> None:
             for text in narrator.hear(event, state):
                 if not quiet:
                     print(text, flush=True)

@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
             from faro_box.live.baccarat import bank_running
 
             state = table.state()
-            if bank_running(state):
+            if bank_running(table.view()):
                 # The pages show the bank; the camera waits for a faro deal (TrackerBridge).
                 log.warning("a bank of Baccarat Banque is still open in the journal: the banker leaves "
                             "on the dealer's page before a faro deal starts")

@@ -82,7 +82,7 @@ class BankDemo:
                 self.pause()
         state = self.table.state()
         if 156 - state["shoe"]["remaining"] == before:  # unread, or refused: the dealer names it
-            self.table.handle(BankConfirm(str(card)))
+            self.table.handle(BankConfirm(card))
             self.confirmed += 1
 
     def run(self) -> BankDemoResult:
@@ -116,7 +116,7 @@ class BankDemo:
         state = table.state()
         script = table.script()
         wrong = [i for i, c in enumerate(script["shoe"]) if c != str(self.shoe[i])]
-        settled = settle_document(script)["balances"]
+        settled: dict[str, int] = settle_document(script)["balances"]  # type: ignore[assignment]
         return BankDemoResult(len(state["results"]), self.read, self.confirmed, dict(state["balances"]), settled,
                               wrong)
 

@@ -26,7 +26,7 @@ from typing import Any, TextIO
 from faro_box.cards import DECK_SIZE, FULL_DECK, Card
 from faro_box.errors import RuleError
 from faro_box.live.faro import TrackerBridge
-from faro_box.rules.faro import LAST_TURN, settle_script
+from faro_box.rules.faro import LAST_TURN, Role, settle_script
 from faro_box.table.commands import (
     Command,
     ConfirmCard,
@@ -35,7 +35,8 @@ from faro_box.table.commands import (
     StartDeal,
     WithdrawBet,
 )
-from faro_box.table.faro.scripts import export_deal
+from faro_box.table.events import CardTaken, CardTakenBack, How, TableEvent
+from faro_box.table.games import export_deal
 from faro_box.table.table import Table
 
 PLAYERS = ("ann", "bob", "cy", "dora")
@@ -257,7 +258,7 @@ class Demo:
             self.sleep(1.5)   # let the audience see the prompt
         guesses = ", ".join(pending["candidates"]) or "no guess"
         self.say(f"The dealer names card {index + 1}: {truth} (the reader was not sure: {guesses}).")
-        self._handle(ConfirmCard(index, truth))
+        self._handle(ConfirmCard(index, self.deck[index]))
 
     def _place_due(self) -> None:
         state = self._state
@@ -277,19 +278,18 @@ class Demo:
             self.done.add(number)
             self._handle(planned.command)
 
-    def _on_event(self, event: dict[str, Any], state: dict[str, Any]) -> None:
+    def _on_event(self, event: TableEvent, state: dict[str, Any]) -> None:
         self._state = state
-        kind = event.get("type")
-        if kind == "card" and event.get("how") == "seen":
+        if isinstance(event, CardTaken) and event.how is How.SEEN:
             self.read += 1
-        elif kind == "card" and event.get("how") == "confirmed":
+        elif isinstance(event, CardTaken) and event.how is How.CONFIRMED:
             self.confirmed += 1
-        elif kind == "undo":
-            self.say(f"Card {event['index'] + 1} ({event['card']}) is taken back.")
-        # An undone winner also takes back the bets placed after it: they go on again.
-        if event.get("type") == "undo" and event.get("role") == "winner" and event.get("turn"):
-            again = event["turn"] + 1
-            self.done -= {i for i, p in enumerate(self.plan) if p.at == again}
+        elif isinstance(event, CardTakenBack):
+            self.say(f"Card {event.index + 1} ({event.card}) is taken back.")
+            # An undone winner also takes back the bets placed after it: they go on again.
+            if event.role is Role.WINNER and event.turn:
+                again = event.turn + 1
+                self.done -= {i for i, p in enumerate(self.plan) if p.at == again}
 
     def _handle(self, command: Command) -> bool:
         try:

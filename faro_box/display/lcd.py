@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from faro_box.display.announce import format_amount, player_name
 from faro_box.display.bank_views import bank_lcd_lines, is_bank
 from faro_box.errors import DeviceError
+from faro_box.table.events import TableEvent
 
 COLS, ROWS = 20, 4
 _RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -109,7 +110,7 @@ class LcdView:
         self.display.show(lcd_lines(table.state()))
         return table.subscribe(self.on_event)
 
-    def on_event(self, event: Mapping[str, Any], state: Mapping[str, Any]) -> None:
+    def on_event(self, event: TableEvent, state: Mapping[str, Any]) -> None:
         lines = lcd_lines(state)
         try:
             self.display.show(lines)

@@ -18,6 +18,7 @@ from typing import Any
 
 from faro_box.cards import FULL_DECK
 from faro_box.display import announce, announce_baccarat
+from faro_box.table.events import MisdealCalled, TableEvent
 
 _MAX_REMEMBERED_BETS = 5000
 
@@ -39,13 +40,13 @@ class Narrator:
             self._remember_bets(state)
             self._prev = state
 
-    def hear(self, event: Mapping[str, Any], state: Mapping[str, Any]) -> list[str]:
+    def hear(self, event: TableEvent, state: Mapping[str, Any]) -> list[str]:
         """The announcements of one event, also appended to ``recent`` with the event's seq."""
         with self._lock:
             texts = self._said(event, state)
             self._remember_bets(state)
             self._prev = state
-            seq = state.get("seq", event.get("seq"))
+            seq = state.get("seq", getattr(event, "seq", None))
             for text in texts:
                 self.recent.append({"seq": seq, "text": text})
             return texts
@@ -58,14 +59,13 @@ class Narrator:
             for key in list(self._bets)[: len(self._bets) - _MAX_REMEMBERED_BETS]:
                 del self._bets[key]
 
-    def _said(self, event: Mapping[str, Any], state: Mapping[str, Any]) -> list[str]:
+    def _said(self, event: TableEvent, state: Mapping[str, Any]) -> list[str]:
         lang, prev = self.lang, self._prev or {}
         if state.get("game") == announce_baccarat.GAME:
             return announce_baccarat.narrate(prev, state, lang)
-        kind = event.get("type")
         said: list[str] = []
-        if kind == "misdeal":
-            said.append(announce.announce_misdeal(event.get("settlements") or [], lang, self._bets))
+        if isinstance(event, MisdealCalled):
+            said.append(announce.announce_misdeal(list(event.settlements), lang, self._bets))
         history, prev_history = list(state.get("history") or []), list(prev.get("history") or [])
         if len(history) > len(prev_history):
             past = history[-1]

@@ -8,6 +8,7 @@ from typing import Any, TextIO
 from faro_box.display.announce import format_amount, player_name
 from faro_box.display.bank_views import is_bank, render_bank_text
 from faro_box.display.narrator import Narrator
+from faro_box.table.events import Fault, FaultCleared, TableEvent
 
 TOP = ("K", "Q", "J", "10", "9", "8")
 BOTTOM = ("A", "2", "3", "4", "5", "6")
@@ -98,10 +99,10 @@ class TerminalView:
         self._print(state, [])
         return table.subscribe(self.on_event)
 
-    def on_event(self, event: Mapping[str, Any], state: Mapping[str, Any]) -> None:
+    def on_event(self, event: TableEvent, state: Mapping[str, Any]) -> None:
         said = self._narrator.hear(event, state)
         # One command can raise several events sharing one state: print that state once.
-        if said or state.get("seq") != self._printed_seq or event.get("type") in ("fault", "fault_cleared"):
+        if said or state.get("seq") != self._printed_seq or isinstance(event, (Fault, FaultCleared)):
             self._print(state, said)
 
     def _print(self, state: Mapping[str, Any], said: Sequence[str]) -> None:

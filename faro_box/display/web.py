@@ -56,6 +56,7 @@ from faro_box.display.throttle import (
 from faro_box.errors import FaroBoxError, JournalError, ScriptError
 from faro_box.limits import MAX_STAKE
 from faro_box.table.baccarat.commands import DEALER_BANK_COMMANDS
+from faro_box.table.events import TableEvent, event_to_json
 
 log = logging.getLogger(__name__)
 
@@ -353,18 +354,18 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
                "announcements": list(narrator.recent)}
         return f"id: {seq}\nevent: state\ndata: {_json_dumps(doc)}\n\n"
 
-    def on_event(event: dict, state: dict) -> None:
+    def on_event(event: TableEvent, state: dict) -> None:
         # Called inside table.handle, possibly in another thread: never raise into the table.
         try:
             with publish_lock:
                 said = narrator.hear(event, state)
                 open_bets[0] = len(state.get("open_bets") or ())
-                broadcaster.publish(message(event, state))
+                broadcaster.publish(message(event_to_json(event), state))
             if speaker is not None:
                 for text in said:
                     speaker.speak(text, lang)
         except Exception:  # noqa: BLE001 - a display fault must not stop the deal
-            log.exception("the web display could not show event %r", event.get("type"))
+            log.exception("the web display could not show event %r", event.TYPE)
 
     first = table.state()
     narrator.prime(first)
@@ -487,6 +488,12 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
         _, session = dealer_session(request, csrf=False)
         return JSONResponse({"csrf": session.csrf}, headers={"cache-control": "no-store"})
 
+    async def api_dealer_state(request: Request) -> Response:
+        # The dealer's own view: the public state plus the candidates of a face-down card.
+        dealer_session(request, csrf=False)
+        state = await run_in_threadpool(table.dealer_state)
+        return Response(_json_dumps(state), media_type="application/json", headers={"cache-control": "no-store"})
+
     async def api_logout(request: Request) -> Response:
         sid, _ = dealer_session(request, csrf=True)
         sessions.drop(sid)
@@ -569,6 +576,7 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
         Route("/api/events", refusals(api_events)),
         Route("/api/login", refusals(api_login), methods=["POST"]),
         Route("/api/session", refusals(api_session)),
+        Route("/api/dealer/state", refusals(api_dealer_state)),
         Route("/api/logout", refusals(api_logout), methods=["POST"]),
         Route("/api/command", refusals(api_command), methods=["POST"]),
         Route("/snapshots/{name}", refusals(snapshot)),

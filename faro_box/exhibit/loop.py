@@ -38,6 +38,7 @@ from faro_box.errors import FaroBoxError, RuleError
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.sources import ExhibitDeal
 from faro_box.table.commands import EndDeal, Misdeal
+from faro_box.table.events import TableEvent
 from faro_box.table.journal import MEMORY, Journal, retire
 from faro_box.table.table import Table
 
@@ -162,7 +163,7 @@ class TableHub:
         self.keep_deals = keep_deals
         self._case_keeper = case_keeper
         self._lock = threading.RLock()
-        self._listeners: list[Callable[[dict[str, Any], dict[str, Any]], None]] = []
+        self._listeners: list[Callable[[TableEvent, dict[str, Any]], None]] = []
         self.renewals = 0
         self.table = self._open()
         self._unsubscribe = self.table.subscribe(self._forward)
@@ -171,12 +172,12 @@ class TableHub:
         journal = Journal(self.path) if self.path else Journal(MEMORY)
         return Table(journal, self._case_keeper)
 
-    def _forward(self, event: dict[str, Any], state: dict[str, Any]) -> None:
+    def _forward(self, event: TableEvent, state: dict[str, Any]) -> None:
         for listener in list(self._listeners):
             try:
                 listener(event, state)
             except Exception:  # one broken view must not stop the deal or the others
-                log.exception("an exhibition listener failed on %s", event.get("type"))
+                log.exception("an exhibition listener failed on %s", event.TYPE)
 
     @property
     def journal(self) -> Journal:
@@ -185,10 +186,13 @@ class TableHub:
     def state(self) -> dict[str, Any]:
         return self.table.state()
 
+    def dealer_state(self) -> dict[str, Any]:
+        return self.table.dealer_state()
+
     def handle(self, command: Any) -> Any:
         return self.table.handle(command)
 
-    def subscribe(self, listener: Callable[[dict[str, Any], dict[str, Any]], None]) -> Callable[[], None]:
+    def subscribe(self, listener: Callable[[TableEvent, dict[str, Any]], None]) -> Callable[[], None]:
         with self._lock:
             self._listeners.append(listener)
         held = [listener]

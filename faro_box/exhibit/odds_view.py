@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from faro_box.errors import FaroBoxError
-from faro_box.rules.faro import Deal, find_profile
+from faro_box.rules.faro import Deal, house_profile
 from faro_box.rules.faro.odds import odds_for_deal
 
 _BET_FIELDS = ("id", "kind", "ranks", "stake", "copper", "order", "marker")
@@ -24,7 +24,7 @@ def deal_of(state: Mapping[str, Any]) -> Deal | None:
     index = state.get("next_index", 0)
     if index != 0 and index % 2 == 0:
         return None   # inside a turn: the odds wait for its winner
-    profile = find_profile(state["profile"]).with_rules(state.get("house_rules") or {})
+    profile = house_profile(state["profile"], state.get("house_rules"))
     deal = Deal(profile, state["players"])
     for card in state["exposed"]:
         deal.expose(card)
@@ -45,7 +45,7 @@ def odds_panel(state: Mapping[str, Any]) -> dict[str, Any] | None:
     if deal is None:
         return None
     odds = odds_for_deal(deal)
-    full = odds.to_json()
+    full: dict[str, Any] = odds.to_json()
     split_next = sum(t.splits for t in odds.next_turn)
     rank_edge = next((e for e in full["edges"] if e["kind"] == "rank" and not e["copper"]), None)
     call = full["call"]

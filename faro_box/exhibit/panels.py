@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from faro_box.rules.faro import LAST_TURN
+from faro_box.rules.faro import LAST_TURN, Role
+from faro_box.table.events import BetPlaced, CardTaken, TableEvent, TurnSettled
 
 PANELS: dict[str, dict[str, dict[str, str]]] = {
     "soda_hock": {
@@ -159,27 +160,23 @@ def _last_three_kind(case: Mapping[str, int]) -> str | None:
     return {3: "triple", 2: "cat_hop"}.get(counts[0])
 
 
-def cues(event: Mapping[str, Any], state: Mapping[str, Any], shown: frozenset[str]) -> tuple[Cue, ...]:
+def cues(event: TableEvent, state: Mapping[str, Any], shown: frozenset[str]) -> tuple[Cue, ...]:
     """The panels one table event makes timely (pure)."""
-    kind = event.get("type")
     found: list[Cue] = []
-    if kind == "card" and event.get("role") == "soda":
+    if isinstance(event, CardTaken) and event.role is Role.SODA:
         found.append(Cue("soda_hock"))
-    elif kind == "place":
-        bet = event.get("bet") or {}
+    elif isinstance(event, BetPlaced):
         found.append(Cue("layout"))
-        if bet.get("copper"):
+        if event.bet.get("copper"):
             found.append(Cue("coppering"))
-    elif kind == "turn":
-        loser, winner = str(event.get("loser", "")), str(event.get("winner", ""))
-        if loser[:-1] and loser[:-1] == winner[:-1]:
+    elif isinstance(event, TurnSettled):
+        if event.loser.rank == event.winner.rank:
             found.append(Cue("split"))
         elif "split" in shown:
             found.append(Cue("stuss"))
-        if event.get("turn") == LAST_TURN - 1:
+        if event.turn == LAST_TURN - 1:
             found.append(Cue("call", _last_three_kind(state.get("case") or {})))
-    if kind == "card" and event.get("role") in ("loser", "winner"):
-        rank = str(event.get("card", ""))[:-1]
-        if (state.get("case") or {}).get(rank) == 0:
+    if isinstance(event, CardTaken) and event.role in (Role.LOSER, Role.WINNER):
+        if (state.get("case") or {}).get(event.card.rank.symbol) == 0:
             found.append(Cue("case_keeper"))
     return tuple(c for c in found if c.panel in REPEATED or c.panel not in shown)

@@ -21,6 +21,7 @@ from typing import Any
 from faro_box.exhibit.odds_view import odds_panel
 from faro_box.exhibit.panels import ORDER, cues, panel_json
 from faro_box.exhibit.sources import LANGS, ExhibitDeal
+from faro_box.table.events import DealStarted, TableEvent
 
 log = logging.getLogger(__name__)
 _ODDS_EVENTS = frozenset({"start_deal", "place", "withdraw", "bar", "release", "turn", "card", "undo"})
@@ -73,7 +74,7 @@ class Show:
             self._attract_until = now + seconds
 
     # ----- the table tells ---------------------------------------------------------------
-    def on_event(self, event: Mapping[str, Any], state: Mapping[str, Any]) -> None:
+    def on_event(self, event: TableEvent, state: Mapping[str, Any]) -> None:
         hold = 0.0
         with self._lock:
             for cue in cues(event, state, frozenset(self._shown)):
@@ -85,14 +86,14 @@ class Show:
                 self._queue.append((panel_json(cue.panel, cue.variant), start))
                 if first:
                     hold += self.hold_s
-            refresh = event.get("type") in _ODDS_EVENTS
+            refresh = event.TYPE in _ODDS_EVENTS
         if refresh:
             try:
                 odds = odds_panel(state)
             except Exception:  # the odds panel must never stop the deal
                 log.exception("the odds panel could not be computed")
                 odds = None
-            if odds is not None or event.get("type") == "start_deal":
+            if odds is not None or isinstance(event, DealStarted):
                 with self._lock:
                     self._odds = odds
         if hold and self.on_hold is not None:

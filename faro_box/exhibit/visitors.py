@@ -26,8 +26,9 @@ from typing import Any
 from faro_box.cards import Rank
 from faro_box.display.throttle import TokenBuckets
 from faro_box.errors import FaroBoxError, RuleError
-from faro_box.rules.faro import Deal, find_profile
+from faro_box.rules.faro import Deal, house_profile
 from faro_box.rules.faro.settle import json_amount
+from faro_box.table.events import CardTaken, CardTakenBack, DealEnded, DealStarted, MisdealCalled, TableEvent
 
 RESERVED = frozenset({"banker", "bank", "dealer", "house", "банк", "банкомёт", "banque", "banquier"})
 _NAME = re.compile(r"^[\w][\w .'\-]*$")
@@ -118,21 +119,20 @@ class VisitorBook:
         unsubscribe: Callable[[], None] = table.subscribe(self.on_event)
         return unsubscribe
 
-    def on_event(self, event: Mapping[str, Any], state: Mapping[str, Any]) -> None:
+    def on_event(self, event: TableEvent, state: Mapping[str, Any]) -> None:
         with self._lock:
-            kind = event.get("type")
-            if kind == "card":
+            if isinstance(event, CardTaken):
                 self._expose(event)
-            elif kind == "undo":
+            elif isinstance(event, CardTakenBack):
                 for visitor in self._following(state):
                     assert visitor.deal is not None
-                    if len(visitor.deal.exposed) > int(event.get("index", 0)):
+                    if len(visitor.deal.exposed) > event.index:
                         visitor.deal.undo()
-            elif kind == "misdeal":
+            elif isinstance(event, MisdealCalled):
                 for visitor in self._following(state):
                     assert visitor.deal is not None
                     visitor.deal.misdeal()
-            elif kind in ("end_deal", "start_deal"):
+            elif isinstance(event, (DealEnded, DealStarted)):
                 for visitor in self._visitors.values():
                     self._bank(visitor)
             self._state = state
@@ -142,14 +142,14 @@ class VisitorBook:
         number = state.get("deal")
         return [v for v in self._visitors.values() if v.deal is not None and v.deal_number == number]
 
-    def _expose(self, event: Mapping[str, Any]) -> None:
-        index = int(event["index"])
+    def _expose(self, event: CardTaken) -> None:
+        index = event.index
         for visitor in self._visitors.values():
             deal = visitor.deal
             if deal is None or len(deal.exposed) != index:
                 continue
             try:
-                exposure = deal.expose(str(event["card"]))
+                exposure = deal.expose(event.card)
             except FaroBoxError:
                 self._bank(visitor)   # out of step with the table: its bets are returned
                 continue
@@ -252,7 +252,7 @@ class VisitorBook:
         if visitor.deal is not None and visitor.deal_number == number:
             return visitor.deal
         self._bank(visitor)
-        profile = find_profile(state["profile"]).with_rules(state.get("house_rules") or {})
+        profile = house_profile(state["profile"], state.get("house_rules"))
         assert visitor.name is not None
         deal = Deal(profile, (visitor.name,))
         for card in state.get("exposed") or ():

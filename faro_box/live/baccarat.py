@@ -12,30 +12,36 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from faro_box.cards import Card
+from faro_box.devices.buttons import ButtonAction
+from faro_box.devices.camera import Pacer, open_camera, parse_source
 from faro_box.errors import FaroBoxError
 from faro_box.live.baccarat_camera import BankCamera
+from faro_box.live.faro import table_buttons
 from faro_box.rules.baccarat import SHOE_SIZE
 from faro_box.table.baccarat.commands import BankConfirm, BankerLeaves, BankUndo, StartBank
-from faro_box.table.baccarat.state import GAME
+from faro_box.table.views import BankView, View
+from faro_box.vision.shown import ShownCardWatcher
 
 log = logging.getLogger(__name__)
 SIM_BETS_SETTLE_S = 1.0  # the simulated banker deals once the bets have not changed for this long
 
 
-def bank_running(state: dict[str, Any]) -> bool:
+def bank_running(view: View) -> bool:
     """The table's game is a bank that is open and not over."""
-    return state.get("game") == GAME and not state.get("closed") and state.get("ended") is None
+    return isinstance(view, BankView) and not view.closed and view.ended is None
 
 
-def cards_dealt(state: dict[str, Any]) -> int:
-    remaining = (state.get("shoe") or {}).get("remaining") if state.get("game") == GAME else None
+def cards_dealt(view: View) -> int:
+    """The cards the bank has taken out of the shoe (none while faro plays)."""
+    remaining = view.shoe.get("remaining") if isinstance(view, BankView) else None
     return 0 if remaining is None else SHOE_SIZE - remaining
 
 
 def open_configured_bank(table: Any, config: Any) -> None:
     """Open the configuration's bank unless one is running (a restart mid-bank carries on)."""
     start = config.start_bank()
-    if start is None or bank_running(table.state()):
+    if start is None or bank_running(table.view()):
         return
     try:
         table.handle(start)
@@ -49,13 +55,11 @@ class BankFeeder:
 
     def __init__(self, table: Any, reader: Any, *, min_confidence: float = 0.0, watcher_settings: Any = None,
                  snapshot_dir: Path | None = None, write_image: Callable[[Path, Any], None] | None = None) -> None:
-        from faro_box.vision.shown import ShownCardWatcher
-
         self.table = table
         self.snapshot_dir, self.write_image = snapshot_dir, write_image
-        state = table.state()
+        view = table.view()
         lying = None
-        if state.get("game") == GAME and not state.get("closed") and cards_dealt(state):
+        if isinstance(view, BankView) and not view.closed and cards_dealt(view):
             lying = table.script()["shoe"][-1]
         self.camera = BankCamera(table, ShownCardWatcher(reader, watcher_settings), lying=lying,
                                  min_confidence=min_confidence, snapshot=self._save_snapshot)
@@ -71,8 +75,8 @@ class BankFeeder:
         """The picture of a card the reader would not name, for the dealer's page."""
         if self.snapshot_dir is None or self.write_image is None:
             return None
-        state = self.table.state()
-        name = f"bank{state.get('bank')}-card{cards_dealt(state) + 1}-frame{frame}.png"
+        view = self.table.view()
+        name = f"bank{view.bank if isinstance(view, BankView) else None}-card{cards_dealt(view) + 1}-frame{frame}.png"
         try:
             self.snapshot_dir.mkdir(parents=True, exist_ok=True)
             self.write_image(self.snapshot_dir / name, image)
@@ -85,25 +89,26 @@ class BankFeeder:
 def open_bank_camera(config: Any, table: Any, *, settle_s: float = SIM_BETS_SETTLE_S) -> Any:
     """The configured camera; ``sim[:SEED]`` / ``synthetic`` is the simulated shoe, whose banker
     deals when the table waits for a card."""
-    from faro_box.devices.camera import Pacer, open_camera, parse_source
-
     kind, arg = parse_source(config.camera.source)
     if kind != "sim":
         return open_camera(config.camera)
+    # The simulated shoe renders its cards with the Baccarat demo's drawing: loaded only for it.
     from faro_box.devices.camera_shoe_sim import ShoeSimCamera
 
     bets: list[Any] = [None, 0.0]  # the bets last seen, and since when (monotonic seconds)
 
     def due() -> tuple[int, bool]:
-        state = table.state()
-        waiting = str(state.get("waiting"))
-        if waiting == "bets" and state.get("bets"):
+        view = table.view()
+        if not isinstance(view, BankView):
+            return 0, False
+        waiting = str(view.waiting)
+        if waiting == "bets" and view.bets:
             # The banker deals once the bets have stood still for a moment.
             now = time.monotonic()
-            if state["bets"] != bets[0]:
-                bets[:] = [state["bets"], now]
-            return cards_dealt(state), bank_running(state) and now - bets[1] >= settle_s
-        return cards_dealt(state), bank_running(state) and waiting.startswith("card_")
+            if view.bets != bets[0]:
+                bets[:] = [view.bets, now]
+            return cards_dealt(view), bank_running(view) and now - bets[1] >= settle_s
+        return cards_dealt(view), bank_running(view) and waiting.startswith("card_")
 
     fps = config.camera.fps
     camera = ShoeSimCamera.from_spec(arg, due, fps=fps, pacer=Pacer(fps))
@@ -115,23 +120,20 @@ def open_bank_camera(config: Any, table: Any, *, settle_s: float = SIM_BETS_SETT
 def start_bank_buttons(table: Any, config: Any, *, pin_factory: Any = None) -> Any:
     """The dealer's three buttons at a bank: undo the last card; confirm the reader's best guess;
     a new bank (the banker leaving first when the bank is still running between coups)."""
-    from faro_box.devices.buttons import ButtonAction
-    from faro_box.live.faro import table_buttons
-
     def act(action: ButtonAction, state: dict[str, Any]) -> None:
         if action is ButtonAction.UNDO:
             table.handle(BankUndo())
         elif action is ButtonAction.CONFIRM:
-            pending = state.get("pending")
+            pending = table.dealer_state().get("pending")  # the box's own button: the dealer's view
             if pending and pending.get("candidates"):
-                table.handle(BankConfirm(pending["candidates"][0]))
+                table.handle(BankConfirm(Card.parse(pending["candidates"][0])))
         elif action is ButtonAction.NEW_DEAL:
-            if bank_running(state) and state.get("results"):
+            view = table.view()
+            if bank_running(view) and isinstance(view, BankView) and view.results:
                 table.handle(BankerLeaves())  # a bank without a coup is simply replaced
             start = config.start_bank()
-            if state.get("game") == GAME and state.get("banker"):
-                start = StartBank(tuple(state["players"]), dict(state["sides"]), state["banker"],
-                                  state["declared"])
+            if isinstance(view, BankView) and view.banker is not None and view.declared is not None:
+                start = StartBank(view.players, dict(view.sides), view.banker, view.declared)
             if start is not None:
                 table.handle(start)
 

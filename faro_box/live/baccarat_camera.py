@@ -3,6 +3,8 @@
 A card read becomes ``BankCard``; a card the reader would not name becomes ``BankUnread`` (the
 dealer names it). A reading the table refuses (a fourth copy, a card while the coup waits for a
 call) is reported as a camera fault for the dealer, who enters the card by hand: nothing is guessed.
+No fault names a card in public (the card may be dealt face down): the card read goes into the
+fault's detail, which only the dealer's view shows.
 
 After a restart mid-bank (``lying``: the last card the bank took) the watcher starts afresh, and
 the card still lying on the reading spot would be read a second time. So the first card seen
@@ -27,8 +29,8 @@ log = logging.getLogger(__name__)
 
 def shown_to_command(event: ShownEvent, snapshot: str | None = None) -> BankCommand:
     if isinstance(event, CardShown):
-        return BankCard(str(event.card), min(1.0, max(0.0, event.confidence)), event.frame)
-    return BankUnread(tuple(str(c) for c in event.candidates), snapshot)
+        return BankCard(event.card, min(1.0, max(0.0, event.confidence)), event.frame)
+    return BankUnread(tuple(event.candidates), snapshot)
 
 
 class BankCamera:
@@ -53,16 +55,20 @@ class BankCamera:
                 command = BankUnread((command.card,))
             if self.lying is not None:
                 lying, self.lying = self.lying, None
-                if not isinstance(command, BankCard) or command.card == lying:
+                if not isinstance(command, BankCard) or str(command.card) == lying:
+                    # The last card dealt may lie face down: the public message names no card.
                     seen = command.card if isinstance(command, BankCard) else "a card the reader cannot name"
-                    self.table.report_fault("camera", f"after the restart the reading spot shows {seen}, "
-                                            f"taken as the last card dealt ({lying}); if a new card was "
-                                            "dealt, enter it by hand")
+                    self.table.report_fault(
+                        "camera", "after the restart the card on the reading spot is taken as the last card "
+                        "dealt; if a new card was dealt, enter it by hand",
+                        f"the reading spot shows {seen}; the last card dealt was {lying}")
                     continue
             try:
                 self.table.handle(command)
             except FaroBoxError as exc:
-                self.table.report_fault("camera", f"frame {number}: {exc}")
+                # The refusal may name the card read, which may be going face down.
+                self.table.report_fault("camera", f"frame {number}: the table refuses the card read; "
+                                        "enter it by hand", f"frame {number}: {exc}")
                 continue
             self.table.clear_fault("camera")
             taken.append(command)

@@ -9,35 +9,33 @@ exactly where it stopped, bead for bead. Then ``handle(command)``:
 3. only then keeps the new state, shows it to the case-keeper, and calls every listener
    ``listener(event, state)`` once per event the command produced.
 
-Events (each a dict with "type" and "seq", the command's journal sequence number):
-``start_deal`` {deal, profile, players, house_rules}; ``place``/``withdraw``/``bar``/``release``
-{player, bet}; ``card`` {index, card, role: soda|loser|winner|hock, turn, how: seen|confirmed|
-by elimination}; ``turn`` {turn, loser, winner, settlements, last, hock, balances} (TurnResult
-JSON plus); ``deal_finished`` {deal, hock, balances}; ``pending`` {index, candidates, snapshot,
-reason: unread|missed|conflict}; ``no_card`` {index, card: the one still on top}; ``queued``
-{index, card}; ``undo`` {index, card, role, turn, reverted}; ``misdeal`` {deal, settlements,
-balances}; ``end_deal`` {deal, profile, outcome, hock, balances}; ``fault`` {device, message} and ``fault_cleared`` {device} (not journaled: a
-device failing is reported once, and again only after it recovered).
+Events are frozen values (table/events.py), each stamped with ``seq``, the command's journal
+sequence number; ``event_to_json`` gives the JSON the event stream carries. ``fault`` and
+``fault_cleared`` are not journaled: a device failing is reported once, and again only after it
+recovered.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from faro_box.cards import Card
 from faro_box.errors import FaroBoxError, JournalError
 from faro_box.rules.faro.beads import BeadGeometry, CaseKeeperState, case_keeper
 from faro_box.table.commands import Command
-from faro_box.table.faro.state import Event
+from faro_box.table.events import Event, Fault, FaultCleared
 from faro_box.table.game_state import GameState
 from faro_box.table.journal import Journal
+from faro_box.table.views import View, view_to_json
 
 log = logging.getLogger(__name__)
 
-Listener = Callable[[dict[str, Any], dict[str, Any]], None]
+Listener = Callable[[Event, dict[str, Any]], None]
 
 
 class CaseKeeperDevice(Protocol):
@@ -58,6 +56,15 @@ class Outcome:
     state: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Replay:
+    """A script played into a table (table/games.py ``replay_script``)."""
+
+    outcomes: tuple[Outcome, ...]       # the commands this run applied
+    skipped: int                        # commands found already journaled (a resumed replay)
+    rejected: tuple[dict[str, Any], ...]  # what settle lists as refused: {"action"|"coup", ..., "error"}
+
+
 class Table:
     def __init__(self, journal: Journal, case_keeper: CaseKeeperDevice | None = None, *,
                  geometry: BeadGeometry | None = None) -> None:
@@ -66,6 +73,7 @@ class Table:
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self._faults: dict[str, str] = {}
+        self._fault_details: dict[str, str] = {}  # for the dealer's eyes only (a face-down card)
         self._state = GameState(geometry)  # faro deals and Baccarat Banque banks, one journal
         for entry in journal.entries():
             try:
@@ -101,25 +109,56 @@ class Table:
                 raise
             self._state, self._seq = fork, seq
             self.clear_fault("journal")
-            for event in events:
-                event["seq"] = seq
+            stamped = [dataclasses.replace(event, seq=seq) for event in events]
             self._show()
             state = self.state()
-            self._notify(events, state)
-            return Outcome(seq, tuple(events), state)
+            self._notify(stamped, state)
+            return Outcome(seq, tuple(stamped), state)
+
+    def view(self) -> View:
+        """What the table shows now (the game at hand, its journal's last seq, the device faults)."""
+        with self._lock:
+            faults = tuple({"device": d, "message": m} for d, m in self._faults.items())
+            return dataclasses.replace(self._state.view(), seq=self._seq, faults=faults)
 
     def state(self) -> dict[str, Any]:
-        """A JSON-able snapshot (table_api.md): a fresh dict the caller may keep."""
+        """The view as JSON (the /api/state document): a fresh dict the caller may keep."""
+        return view_to_json(self.view())
+
+    def dealer_state(self) -> dict[str, Any]:
+        """The state as the dealer's authenticated page sees it: the public state, plus what no
+        visitor may see until the coup ends (the candidates of a face-down card, the cards named in
+        a fault's ``detail``)."""
         with self._lock:
-            snapshot = self._state.snapshot()
-            snapshot["seq"] = self._seq
-            snapshot["faults"] = [{"device": d, "message": m} for d, m in self._faults.items()]
-            return snapshot
+            state = self.state()
+            state.update(self._state.dealer_view())
+            state["faults"] = [{**f, "detail": self._fault_details[f["device"]]} if f["device"] in self._fault_details
+                               else f for f in state["faults"]]
+            return state
+
+    def cards_out(self) -> tuple[Card | None, ...]:
+        """The faro deal's cards out of the box, in order, and a last None while the dealer is asked
+        about the next one: what the camera's tracker follows (none while a bank plays)."""
+        with self._lock:
+            deal = self._state.deal
+            if deal is None:
+                return ()
+            asking = self._state.faro.pending is not None
+            return (*deal.exposed, None) if asking else tuple(deal.exposed)
 
     def case_keeper_state(self) -> CaseKeeperState:
         with self._lock:
             deal = self._state.deal
             return case_keeper(deal.exposed if deal is not None else (), self._state.geometry)
+
+    def journaled_since(self, start: Command) -> list[Command]:
+        """The commands of the journal's last game when it began with ``start`` (a replay of the
+        same script that stopped resumes after them); else none."""
+        journal = self._journal
+        if journal.deal is None:
+            return []
+        last = [entry.command for entry in journal.entries(deal=journal.deal)]
+        return last if last and last[0] == start else []
 
     def script(self) -> dict[str, Any]:
         """The current (or last) deal as a deal script (TableState.script)."""
@@ -150,7 +189,7 @@ class Table:
                 try:
                     listener(event, state)
                 except Exception:  # a broken display must not stop the deal
-                    log.exception("a table listener failed on %s", event.get("type"))
+                    log.exception("a table listener failed on %s", event.TYPE)
 
     # ----- devices -----------------------------------------------------------------------
     def _show(self) -> None:
@@ -169,19 +208,25 @@ class Table:
         else:
             self.clear_fault("case_keeper")
 
-    def report_fault(self, device: str, message: str) -> None:
-        """A device failed: listed in state()["faults"]; listeners hear of it once."""
+    def report_fault(self, device: str, message: str, detail: str | None = None) -> None:
+        """A device failed: listed in state()["faults"]; listeners hear of it once. ``message`` is
+        public (pages, event stream, log); ``detail``, which may name a face-down card, goes to the
+        dealer's view alone."""
         with self._lock:
-            if self._faults.get(device) == message:
+            if self._faults.get(device) == message and self._fault_details.get(device) == detail:
                 return
             self._faults[device] = message
+            if detail is None:
+                self._fault_details.pop(device, None)
+            else:
+                self._fault_details[device] = detail
             log.warning("%s: %s", device, message)
-            self._notify([{"type": "fault", "seq": self._seq, "device": device, "message": message}],
-                         self.state())
+            self._notify([Fault(device, message, seq=self._seq)], self.state())
 
     def clear_fault(self, device: str) -> None:
         with self._lock:
+            self._fault_details.pop(device, None)
             if self._faults.pop(device, None) is None:
                 return
             log.info("%s works again", device)
-            self._notify([{"type": "fault_cleared", "seq": self._seq, "device": device}], self.state())
+            self._notify([FaultCleared(device, seq=self._seq)], self.state())

@@ -25,7 +25,7 @@ Pure: no clock and no threads; time is the caller's frame numbers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -178,6 +178,7 @@ class Tracker:
         self._band = _edge_band(VIEW_W, VIEW_H)
         self._kernel = np.ones((3, 3), np.uint8)
         self._exposed: list[Card | None] = []  # None: waiting for the dealer's confirmation
+        self._cards_out: Callable[[], Sequence[Card | None]] | None = None  # the table's view (follow)
         self._prev: _View | None = None
         self._ref: _View | None = None
         self._still = 0
@@ -200,15 +201,57 @@ class Tracker:
     @property
     def exposed(self) -> tuple[Card | None, ...]:
         """The cards exposed so far in this deal, in order (None: awaiting confirmation)."""
+        self._follow_table()
         return tuple(self._exposed)
 
     @property
     def next_index(self) -> int:
+        self._follow_table()
         return len(self._exposed)
 
     def remaining(self) -> tuple[Card, ...]:
+        self._follow_table()
+        return self._remaining()
+
+    def _remaining(self) -> tuple[Card, ...]:
         dealt = set(self._exposed)
         return tuple(c for c in FULL_DECK if c not in dealt)
+
+    # ---- which cards are out: the table's word ------------------------------------------------
+
+    def follow(self, cards_out: Callable[[], Sequence[Card | None]] | None) -> None:
+        """Learn which cards are out from ``cards_out()``, the table's view (its cards in order, a
+        last None while it asks the dealer about the next), instead of being told of each change:
+        before each frame and whenever asked, the tracker takes the table's cards. It runs ahead of
+        them only with events it has not handed out yet, or while the table asks the dealer (the
+        card it read is the question). None: the tracker counts on its own."""
+        self._cards_out = cards_out
+        if cards_out is not None:
+            self.resume(cards_out())  # the table's question, too, is where the deal stands
+
+    def _follow_table(self) -> None:
+        if self._cards_out is None:
+            return
+        out = list(self._cards_out())
+        asking = bool(out) and out[-1] is None
+        known = out[:-1] if asking else out
+        if self._queued:
+            # Events not handed out yet: the table cannot have heard of them.
+            if self._exposed[:len(known)] != known:
+                self.resume(known)
+            return
+        mine = self._exposed
+        if mine and mine[-1] is None:  # the dealer's answer to the tracker's question?
+            q = len(mine) - 1
+            named = known[q] if len(known) > q else None
+            below = mine[q - 1] if q > 0 else None
+            if named is not None and mine[:q] == known[:q]:
+                self.confirm(q, named)             # he named the card
+            elif below is not None and not asking and mine[:q] == known:
+                self.confirm(q, below)             # no new card: the one before still lies on top
+        mine = self._exposed
+        if (mine[:len(known)] != known) if asking else (mine != known):
+            self.resume(known)
 
     def sees_card(self, image: np.ndarray) -> bool:
         """Whether the window's whole edge shows card paper: what the tracker waits for before
@@ -281,6 +324,7 @@ class Tracker:
         if self._last_frame is not None and frame > self._last_frame + 1:
             self.lost(frame)  # frames were skipped: a card may have moved meanwhile
         self._last_frame = frame
+        self._follow_table()
         released, self._queued = self._queued, []
         return released + self._step(image, frame)
 
@@ -468,7 +512,7 @@ class Tracker:
         index = len(self._exposed)
         if index >= DECK_SIZE:
             return []
-        remaining = self.remaining()
+        remaining = self._remaining()
         if index == DECK_SIZE - 1 and None not in self._exposed and card in (None, remaining[0]):
             self._exposed.append(remaining[0])
             return [CardExposed(remaining[0], index, 1.0, frame)]

@@ -25,6 +25,6 @@ def answer_table(table: Any, camera: Any, stakes: tuple[int, int] = (2, 2)) -> b
         except RuleError:  # a side standing on 6-7 calls stand
             table.handle(BankCall(seat, False))
     elif waiting == "confirm":
-        table.handle(BankConfirm(str(camera.shoe[cards_dealt(state)])))
+        table.handle(BankConfirm(str(camera.shoe[cards_dealt(table.view())])))
         return True
     return False

@@ -107,8 +107,10 @@ def test_a_reading_below_the_configured_confidence_goes_to_the_dealer(tmp_path: 
             break
         feeder.feed(camera.read(), camera.frame_number)
     state = table.state()
-    assert state["waiting"] == "confirm" and cards_dealt(state) == 0
-    assert state["pending"]["candidates"] in ([str(camera.shoe[0])], [])
+    assert state["waiting"] == "confirm" and cards_dealt(table.view()) == 0
+    # The first card goes face down: its reading is the dealer's to see, not the public's.
+    assert state["pending"] == {"candidates": [], "snapshot": None, "reason": "face_down"}
+    assert table.dealer_state()["pending"]["candidates"] in ([str(camera.shoe[0])], [])
 
 
 def test_the_dealers_buttons_at_a_bank_undo_confirm_and_open_a_new_bank(mock_pins: Any) -> None:
@@ -130,12 +132,12 @@ def test_the_dealers_buttons_at_a_bank_undo_confirm_and_open_a_new_bank(mock_pin
     table.handle(BankBet("ann", 3))
     table.handle(BankCard("9C"))
     press(undo)
-    assert cards_dealt(table.state()) == 0
+    assert cards_dealt(table.view()) == 0
     table.handle(BankUnread(("7H", "7D")))
     press(confirm)  # the reader's best guess
     assert table.script()["shoe"] == ["7H"] and table.state()["pending"] is None
     press(new_bank)  # mid-coup: refused, nothing changes
-    assert table.state()["bank"] == 1 and cards_dealt(table.state()) == 1
+    assert table.state()["bank"] == 1 and cards_dealt(table.view()) == 1
     for card in ("9C", "2S", "2C", "6D", "3C"):  # right: 7H 2C, a natural 9
         table.handle(BankCard(card))
     assert len(table.state()["results"]) == 1
@@ -169,7 +171,8 @@ def test_a_card_the_reader_will_not_name_waits_for_the_dealer_with_its_picture(t
         feeder.feed(camera.read(), camera.frame_number)
         if table.state()["pending"]:
             break
-    pending = table.state()["pending"]
+    assert table.state()["pending"]["snapshot"] is None  # the first card goes face down
+    pending = table.dealer_state()["pending"]
     assert pending["reason"] == "unread" and pending["snapshot"].startswith("/snapshots/bank1-card1-frame")
     picture = tmp_path / "snaps" / pending["snapshot"].removeprefix("/snapshots/")
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -148,7 +148,7 @@ def test_a_bank_runs_from_the_camera_and_resumes_exactly_after_a_power_cut(tmp_p
     final = second.state()
     assert second.stop(signal.SIGTERM) == 0, second.stderr
     assert second.messages[0] == "READY=1" and second.messages[-1] == "STOPPING=1"
-    assert "after the restart the reading spot shows" in second.stderr
+    assert "after the restart the card on the reading spot is taken as the last card dealt" in second.stderr
     # The terminal view printed the bank: the sides' results and everyone's chips.
     printed = second.out.read_text()
     assert ">> Coup 3" in printed and "Bank 1: Eve banks" in printed and "Shoe: " in printed

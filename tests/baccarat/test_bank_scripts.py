@@ -17,9 +17,9 @@ from test_baccarat_properties import scripts
 from faro_box.cards import FULL_DECK
 from faro_box.errors import ScriptError
 from faro_box.rules.baccarat import settle_document
+from faro_box.table.baccarat import scripts as bank_scripts
 from faro_box.table.baccarat.commands import BankBet, BankCall, BankConfirm, StartBank
-from faro_box.table.baccarat.scripts import bank_script_steps, replay_bank
-from faro_box.table.faro.scripts import export_deal
+from faro_box.table.games import export_deal
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
 
@@ -83,11 +83,11 @@ def test_any_script_replays_to_settles_result_and_exports_to_it(script: dict[str
         expected = settle_document(script)
     except ScriptError:
         with pytest.raises(ScriptError):
-            bank_script_steps(script)
+            bank_scripts.script_steps(script)
         return
     with Journal() as journal:
         table = Table(journal)
-        replay = replay_bank(table, script)
+        replay = bank_scripts.replay(table, script)
         state = table.state()
         assert state["balances"] == expected["balances"] and state["fund"] == expected["fund"]
         assert state["results"] == expected["coups"] and state["ended"] == expected["ended"]
@@ -97,16 +97,16 @@ def test_any_script_replays_to_settles_result_and_exports_to_it(script: dict[str
 
 
 def test_a_replay_cut_short_resumes_without_playing_anything_twice() -> None:
-    steps, _ = bank_script_steps(SCRIPT)
+    steps, _ = bank_scripts.script_steps(SCRIPT)
     with Journal() as whole:
         full = Table(whole)
-        replay_bank(full, SCRIPT)
+        bank_scripts.replay(full, SCRIPT)
         expected = full.state()
     with Journal() as journal:
         table = Table(journal)
         for command in steps[:17]:  # the power went in the middle of coup 2
             table.handle(command)
-        replay = replay_bank(table, SCRIPT)
+        replay = bank_scripts.replay(table, SCRIPT)
         assert replay.skipped == 17
         assert [e.command for e in journal.entries()] == steps
         assert {k: v for k, v in table.state().items() if k != "faults"} == \
@@ -145,7 +145,7 @@ def test_a_live_bank_exports_as_it_was_played_bets_out_of_order_and_cut() -> Non
 def test_a_bank_that_ended_exports_the_banker_leaving() -> None:
     with Journal() as journal:
         table = Table(journal)
-        replay_bank(table, SCRIPT)
+        bank_scripts.replay(table, SCRIPT)
         assert table.state()["ended"] == "left"
         exported = export_deal(journal)
         assert exported["coups"][-1].get("banker_leaves") is True

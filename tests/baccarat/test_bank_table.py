@@ -22,6 +22,7 @@ from faro_box.table.baccarat.commands import (
     StartBank,
 )
 from faro_box.table.commands import StartDeal, command_from_json, command_to_text
+from faro_box.table.events import event_to_json
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
 
@@ -76,7 +77,7 @@ def test_face_down_cards_stay_hidden_until_the_coup_ends() -> None:
     assert states[-1]["totals"] == {"right": None, "left": None, "banker": None}
     assert states[-1]["waiting"] == "call_right"
     seen = []
-    table.subscribe(lambda event, state: seen.append(event))
+    table.subscribe(lambda event, state: seen.append(event_to_json(event)))
     table.handle(BankCall("right", True))
     table.handle(BankCard("4D"))
     assert table.state()["hands"]["right"] == [None, None, "4D"]
@@ -180,7 +181,8 @@ def test_an_unread_card_waits_for_the_dealer_and_later_reads_queue() -> None:
     table = _table()
     _play(table, [START, BankBet("ann", 5)])
     state = table.handle(BankUnread(("9C", "9S"))).state
-    assert state["waiting"] == "confirm" and state["pending"]["candidates"] == ["9C", "9S"]
+    assert state["waiting"] == "confirm" and state["pending"]["candidates"] == []  # a face-down card
+    assert table.dealer_state()["pending"]["candidates"] == ["9C", "9S"]
     table.handle(BankCard("7H"))  # read while the first waits
     with pytest.raises(RuleError, match="confirm"):
         table.handle(BankUndo())

@@ -13,7 +13,8 @@ from faro_box.exhibit.panels import PANELS, cues, panel_json
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.sources import bundled_deals, bundled_script, deal_from_script, load_sources
 from faro_box.rules.faro import settle_script
-from faro_box.table.faro.scripts import replay_script
+from faro_box.table.events import event_to_json
+from faro_box.table.games import replay_script
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
 
@@ -113,7 +114,8 @@ def test_the_split_panel_comes_with_the_split_and_stuss_after_it(tmp_path: Any) 
     for event, state in events:
         for cue in cues(event, state, frozenset(shown)):
             shown.add(cue.panel)
-            timeline.append((cue.panel, event.get("type"), event.get("turn"), event.get("role")))
+            doc = event_to_json(event)
+            timeline.append((cue.panel, doc["type"], doc.get("turn"), doc.get("role")))
     split = next(t for t in timeline if t[0] == "split")
     assert split[1:3] == ("turn", 2)
     stuss = next(t for t in timeline if t[0] == "stuss")
@@ -134,7 +136,7 @@ def test_the_call_panel_names_a_cat_hop_or_a_triple_before_the_last_turn(name: s
         table.subscribe(show.on_event)
 
         def after_turn_24(event: dict[str, Any], state: dict[str, Any]) -> None:
-            if event.get("type") == "turn" and event.get("turn") == 24:
+            if event.TYPE == "turn" and event_to_json(event)["turn"] == 24:
                 seen.append(show.to_json())
         table.subscribe(after_turn_24)
         replay_script(table, bundled_script(name))
@@ -160,7 +162,7 @@ def test_the_case_keeper_panel_comes_when_a_rank_is_finished(tmp_path: Any) -> N
         found = [c.panel for c in cues(event, state, frozenset(shown))]
         shown |= set(found)
         if "case_keeper" in found:
-            rank = event["card"][:-1]
+            rank = event_to_json(event)["card"][:-1]
             assert state["case"][rank] == 0
             assert sum(1 for c in state["exposed"] if c[:-1] == rank) == 4
             return

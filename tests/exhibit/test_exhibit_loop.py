@@ -16,6 +16,7 @@ from faro_box.exhibit.sources import bundled_script, deals_from_journal
 from faro_box.exhibit.visitors import VisitorBook
 from faro_box.rules.faro import settle_script
 from faro_box.table.commands import PlaceBet, WithdrawBet
+from faro_box.table.events import event_to_json
 from faro_box.table.faro.scripts import script_steps
 from faro_box.table.faro.state import TableState
 from faro_box.table.journal import Journal
@@ -52,7 +53,7 @@ def _journal_events(path: Path) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = []
     with Journal(path, readonly=True) as journal:
         for entry in journal.entries():
-            events += state.apply(entry.command)
+            events += [event_to_json(e) for e in state.apply(entry.command)]
     return events
 
 
@@ -67,7 +68,7 @@ def test_a_recorded_journal_replays_through_the_box_to_the_same_events(tmp_path:
     exhibit_journal = tmp_path / "exhibit.sqlite"
     hub = TableHub(str(exhibit_journal), keep_deals=1)
     seen: list[dict[str, Any]] = []
-    hub.subscribe(lambda event, state: seen.append(event))
+    hub.subscribe(lambda event, state: seen.append(event_to_json(event)))
     book = VisitorBook()
     book.attach(hub)
     show = Show(visitors=book)
@@ -144,8 +145,8 @@ class _Follower:
         self.heard: list[str] = []
         self._unsubscribe = table.subscribe(self.on_event)
 
-    def on_event(self, event: dict[str, Any], state: dict[str, Any]) -> None:
-        self.heard.append(event["type"])
+    def on_event(self, event: Any, state: dict[str, Any]) -> None:
+        self.heard.append(event.TYPE)
 
     def close(self) -> None:
         self._unsubscribe()

@@ -9,7 +9,7 @@ import pytest
 from faro_box.exhibit.odds_view import deal_of, odds_panel
 from faro_box.exhibit.sources import bundled_script
 from faro_box.rules.faro.odds import odds_for_deal
-from faro_box.table.faro.scripts import replay_script
+from faro_box.table.games import replay_script
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
 

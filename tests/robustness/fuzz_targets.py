@@ -467,7 +467,7 @@ class JournalTarget:
         self.n = 0
 
     def _open(self, path: Path) -> str:
-        from faro_box.table.faro.scripts import export_deal
+        from faro_box.table.games import export_deal
         from faro_box.table.journal import Journal
         from faro_box.table.table import Table
 

@@ -20,6 +20,7 @@ from faro_box.devices.servo_frames import parse_positions_line, to_tenths
 from faro_box.live.faro import TrackerBridge
 from faro_box.rules.faro.beads import case_keeper
 from faro_box.table.commands import CardSeen, ConfirmCard, StartDeal
+from faro_box.table.events import event_to_json
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
 from faro_box.vision.sim.simbox import SimBox
@@ -31,8 +32,8 @@ DECK = [str(c) for c in SimBox(seed=3).deck]
 class FaultLog:
     def __init__(self, table: Table) -> None:
         self.events: list[dict] = []
-        table.subscribe(lambda event, state: self.events.append(event)
-                        if event["type"] in ("fault", "fault_cleared") else None)
+        table.subscribe(lambda event, state: self.events.append(event_to_json(event))
+                        if event.TYPE in ("fault", "fault_cleared") else None)
 
     def of(self, device: str) -> list[str]:
         return [e["type"] for e in self.events if e.get("device") == device]

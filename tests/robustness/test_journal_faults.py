@@ -24,6 +24,7 @@ from faro_box.display.pin import hash_pin
 from faro_box.display.web import create_app
 from faro_box.errors import JournalError
 from faro_box.table.commands import CardSeen, PlaceBet, StartDeal
+from faro_box.table.events import event_to_json
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
 
@@ -52,7 +53,7 @@ def test_a_full_disk_stops_the_table_says_so_and_loses_nothing(tmp_path, rep):
     journal = Journal(path)
     table = Table(journal)
     events: list[dict] = []
-    table.subscribe(lambda event, state: events.append(event))
+    table.subscribe(lambda event, state: events.append(event_to_json(event)))
     table.handle(StartDeal("foster", ("ann", "bob"), {}))
     shown = 2 * random.Random(rep).randint(0, 20) + 1     # between turns, when bets may change
     for index in range(shown):

@@ -23,7 +23,7 @@ from faro_box.display.pin import hash_pin
 from faro_box.display.web import create_app
 from faro_box.errors import VisionError
 from faro_box.live.faro import TrackerBridge
-from faro_box.table.commands import CardUnread, ConfirmCard, PlaceBet, StartDeal
+from faro_box.table.commands import CardUnread, ConfirmCard, PlaceBet, StartDeal, UndoCard
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
 from faro_box.vision.sim.simbox import SimBox
@@ -337,8 +337,9 @@ class OneCardTracker(Tracker):
         self.card = card
 
     def update(self, image, frame):
-        self.resume([*self.exposed, self.card])
-        return [CardExposed(self.card, self.next_index - 1, 0.99, frame)]
+        cards = self.exposed   # the table's, read as the real tracker reads them before a frame
+        self.resume([*cards, self.card])
+        return [CardExposed(self.card, len(cards), 0.99, frame)]
 
 
 def test_a_dealer_command_while_the_camera_waits_for_the_table_deadlocks_nothing():
@@ -349,7 +350,7 @@ def test_a_dealer_command_while_the_camera_waits_for_the_table_deadlocks_nothing
     telling, go_on = threading.Event(), threading.Event()
 
     def slow_display(event, state):      # subscribed before the bridge: it is told first
-        if event["type"] == "place":
+        if event.TYPE == "place":
             telling.set()
             go_on.wait(10)
 
@@ -396,3 +397,26 @@ def test_a_faro_camera_waits_while_a_bank_is_open_and_follows_the_faro_deal_afte
     table.handle(StartDeal("foster", PLAYERS, {}))
     _feed(bridge, reader, box, range(len(box)))
     assert table.state()["exposed"] == [str(c) for c in box.deck[:3]]
+
+
+# ----- 5. one source of truth: the tracker reads the table's cards --------------------------------
+
+def test_the_tracker_reads_which_cards_are_out_from_the_table_itself() -> None:
+    """No bridge tells it anything: following ``table.cards_out`` the tracker has the table's
+    cards after a card entered by hand, the table's question, the dealer's answer and an undo."""
+    box = SimBox(seed=4, cards=3, still=(6, 8))
+    table = Table(Journal())
+    table.handle(StartDeal("foster", PLAYERS, {}))
+    tracker = Tracker(TruthReader(box), window=box.window.tolist())
+    tracker.follow(table.cards_out)
+    table.handle(ConfirmCard(0, "QS"))
+    assert tracker.exposed == (C("QS"),) and tracker.next_index == 1 and C("QS") not in tracker.remaining()
+    table.handle(CardUnread(1, ("2C",)))
+    assert table.cards_out() == (C("QS"), None) and tracker.exposed == (C("QS"),)
+    table.handle(ConfirmCard(1, "2C"))
+    assert tracker.exposed == (C("QS"), C("2C"))
+    table.handle(UndoCard())
+    assert tracker.exposed == (C("QS"),) and C("2C") in tracker.remaining()
+    tracker.follow(None)             # on its own again: it keeps what it had
+    table.handle(ConfirmCard(1, "3D"))
+    assert tracker.exposed == (C("QS"),)

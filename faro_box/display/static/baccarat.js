@@ -291,9 +291,16 @@ window.Baccarat = (function () {
       }
       clear(pending);
       if (s.pending) {
-        (s.pending.candidates || []).forEach(function (c) {
-          pending.appendChild(button(c + "?", "primary", function () { send({ type: "bank_confirm", card: c }, c + " confirmed."); }));
-        });
+        // The public state names no candidate of a face-down card: the dealer's own view does.
+        fetch("/api/dealer/state", { credentials: "same-origin" }).then(function (r) {
+          return r.ok ? r.json() : null;
+        }).then(function (mine) {
+          clear(pending);
+          const p = (mine && mine.pending) || s.pending;
+          (p.candidates || []).forEach(function (c) {
+            pending.appendChild(button(c + "?", "primary", function () { send({ type: "bank_confirm", card: c }, c + " confirmed."); }));
+          });
+        }).catch(function () {});
       }
     }
 

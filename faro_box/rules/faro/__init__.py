@@ -15,6 +15,7 @@ from faro_box.rules.faro.profiles import (
     SplitShare,
     Triple,
     find_profile,
+    house_profile,
 )
 from faro_box.rules.faro.script import settle_script
 from faro_box.rules.faro.session import HOUSE, Session
@@ -31,6 +32,6 @@ from faro_box.rules.faro.settle import (
 __all__ = [
     "BANKER", "GROUPS", "HOUSE", "Session", "LAST_TURN", "PAIRS", "PROFILES", "SHAPES", "Bet", "BetKind", "Deal", "Exposure",
     "GroupBoth", "HockRule", "Profile", "Result", "Role", "Settlement", "SplitShare", "Triple", "TurnResult",
-    "call_fits", "call_pays", "find_profile", "is_layout_group", "parse_bet", "settle_at_hock", "settle_call",
+    "call_fits", "call_pays", "find_profile", "house_profile", "is_layout_group", "parse_bet", "settle_at_hock", "settle_call",
     "settle_on_turn", "settle_script",
 ]

@@ -176,3 +176,10 @@ def find_profile(name: str) -> Profile:
     if profile is None:
         raise ProfileError(f"unknown profile {name!r}: the profiles are {', '.join(PROFILES)}")
     return profile
+
+
+def house_profile(name: str, house_rules: Mapping[str, object] | None = None) -> Profile:
+    """The rules a deal is dealt by: profile ``name`` with the deal's ``house_rules`` (None: none)
+    applied; ProfileError names a bad profile or rule."""
+    profile = find_profile(name)
+    return profile if house_rules is None else profile.with_rules(house_rules)

@@ -17,7 +17,7 @@ from faro_box.cards import DECK_SIZE, FULL_DECK, Card, parse_deck
 from faro_box.errors import CardError, FaroBoxError, ProfileError, RuleError, ScriptError
 from faro_box.limits import MAX_BET_ID, MAX_PLAYERS, MAX_STAKE, check_players, check_stake, check_text
 from faro_box.rules.faro.deal import BANKER, LAST_TURN, Deal
-from faro_box.rules.faro.profiles import Profile, find_profile
+from faro_box.rules.faro.profiles import Profile, house_profile
 from faro_box.rules.faro.result_line import result_line
 from faro_box.rules.faro.settle import json_amount
 
@@ -96,9 +96,7 @@ def _read(doc: Mapping[str, Any]) -> tuple[Deal, tuple[Card, ...], list[Any]]:
         if required not in doc:
             raise ScriptError(f"the deal script has no {required!r}")
     try:
-        profile: Profile = find_profile(doc["profile"])
-        if "house_rules" in doc:
-            profile = profile.with_rules(doc["house_rules"])
+        profile: Profile = house_profile(doc["profile"], doc["house_rules"] if "house_rules" in doc else None)
     except ProfileError as exc:
         raise ScriptError(str(exc)) from None
     players = doc["players"]

@@ -1,19 +1,29 @@
 """The Baccarat Banque table's commands: small frozen values with the same strict JSON round trip
-as the faro commands (events.py), journaled in the same journal.
-
-Importing this module registers the types with ``events.command_from_json`` (events.py imports it
-at its end), so a journal holding banks replays through the one parser.
-"""
+as faro's (the codec is table/commands.py), journaled in the same journal."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from faro_box.cards import Card
 from faro_box.errors import ScriptError
-from faro_box.limits import MAX_BANK_PLAYERS, MAX_BANK_STAKE, MAX_FUND, check_players, check_stake
-from faro_box.table import commands as events
-from faro_box.table.commands import BareCommand, _candidates, _card, _confidence, _frame, _player, _snapshot
+from faro_box.limits import (
+    MAX_BANK_PLAYERS,
+    MAX_BANK_STAKE,
+    MAX_FUND,
+    check_player,
+    check_players,
+    check_stake,
+)
+from faro_box.table.fields import (
+    BareCommand,
+    check_candidates,
+    check_card,
+    check_confidence,
+    check_frame,
+    check_snapshot,
+)
 
 SIDES = ("right", "left")
 SEATS = ("right", "left", "banker")
@@ -56,7 +66,7 @@ class StartBank:
                 raise ScriptError(f"{name!r}'s side must be 'right' or 'left', not {side!r:.40}")
             sides[name] = side
         object.__setattr__(self, "sides", sides)
-        object.__setattr__(self, "banker", _player(self.banker))
+        object.__setattr__(self, "banker", check_player(self.banker))
         _chips(self.fund, "the fund", MAX_FUND)
 
     def to_json(self) -> dict[str, Any]:
@@ -76,7 +86,7 @@ class BankBet:
     cut: bool = False
 
     def __post_init__(self) -> None:
-        _player(self.player)
+        check_player(self.player)
         check_stake(self.stake, MAX_STAKE)
         _chips(self.stake, "a stake", MAX_STAKE)
         _flag(self.cheval, "cheval")
@@ -95,7 +105,7 @@ class Banco:
     player: str
 
     def __post_init__(self) -> None:
-        _player(self.player)
+        check_player(self.player)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "player": self.player}
@@ -111,7 +121,7 @@ class LeaveOn:
     cut: bool = False
 
     def __post_init__(self) -> None:
-        _player(self.player)
+        check_player(self.player)
         _flag(self.cheval, "cheval")
         _flag(self.cut, "cut")
 
@@ -124,17 +134,17 @@ class BankCard:
     """The camera read the next card out of the shoe."""
 
     TYPE: ClassVar[str] = "bank_card"
-    card: str
+    card: Card
     confidence: float = 1.0
     frame: int | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "card", _card(self.card))
-        object.__setattr__(self, "confidence", _confidence(self.confidence))
-        _frame(self.frame)
+        object.__setattr__(self, "card", check_card(self.card))
+        object.__setattr__(self, "confidence", check_confidence(self.confidence))
+        check_frame(self.frame)
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "card": self.card, "confidence": self.confidence, "frame": self.frame}
+        return {"type": self.TYPE, "card": str(self.card), "confidence": self.confidence, "frame": self.frame}
 
 
 @dataclass(frozen=True)
@@ -142,15 +152,15 @@ class BankUnread:
     """The camera saw a card it could not read: the dealer names it (``BankConfirm``)."""
 
     TYPE: ClassVar[str] = "bank_unread"
-    candidates: tuple[str, ...] = ()
+    candidates: tuple[Card, ...] = ()
     snapshot: str | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "candidates", _candidates(self.candidates))
-        _snapshot(self.snapshot)
+        object.__setattr__(self, "candidates", check_candidates(self.candidates))
+        check_snapshot(self.snapshot)
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "candidates": list(self.candidates), "snapshot": self.snapshot}
+        return {"type": self.TYPE, "candidates": [str(c) for c in self.candidates], "snapshot": self.snapshot}
 
 
 @dataclass(frozen=True)
@@ -158,13 +168,13 @@ class BankConfirm:
     """The dealer names the card waiting for confirmation, or enters the next card by hand."""
 
     TYPE: ClassVar[str] = "bank_confirm"
-    card: str
+    card: Card
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "card", _card(self.card))
+        object.__setattr__(self, "card", check_card(self.card))
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "card": self.card}
+        return {"type": self.TYPE, "card": str(self.card)}
 
 
 @dataclass(frozen=True)
@@ -200,33 +210,8 @@ class BankUndo(BareCommand):
 
 BankCommand = (StartBank | BankBet | Banco | LeaveOn | BankCard | BankUnread | BankConfirm | BankCall
                | BankerLeaves | BankUndo)
-BANK_COMMANDS: tuple[type, ...] = (StartBank, BankBet, Banco, LeaveOn, BankCard, BankUnread, BankConfirm,
+BANK_COMMANDS: tuple[type[BankCommand], ...] = (StartBank, BankBet, Banco, LeaveOn, BankCard, BankUnread, BankConfirm,
                                    BankCall, BankerLeaves, BankUndo)
 # What the dealer's page may send (the camera's own reads, bank_card and bank_unread, are not).
 DEALER_BANK_COMMANDS = frozenset({"start_bank", "bank_bet", "banco", "leave_on", "bank_confirm", "bank_call",
                                   "bank_leave", "bank_undo"})
-_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "start_bank": (("players", "sides", "banker", "fund"), ()),
-    "bank_bet": (("player", "stake"), ("cheval", "cut")),
-    "banco": (("player",), ()),
-    "leave_on": (("player",), ("cheval", "cut")),
-    "bank_card": (("card",), ("confidence", "frame")),
-    "bank_unread": ((), ("candidates", "snapshot")),
-    "bank_confirm": (("card",), ()),
-    "bank_call": (("seat", "draw"), ()),
-    "bank_leave": ((), ()),
-    "bank_undo": ((), ()),
-}
-
-
-def _register() -> None:
-    for cls in BANK_COMMANDS:
-        events.COMMAND_TYPES[cls.TYPE] = cls
-    events._FIELDS.update(_FIELDS)
-
-
-def is_bank_command(command: object) -> bool:
-    return isinstance(command, BANK_COMMANDS)
-
-
-_register()

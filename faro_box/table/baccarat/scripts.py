@@ -1,14 +1,14 @@
 """Baccarat Banque scripts in and out of the live table: export a journaled bank, replay a script.
 
-``export_bank(entries, number)`` replays one bank's journal entries and writes it as the script
+``export(entries, number)`` replays one bank's journal entries and writes it as the script
 ``faro-box settle`` reads (BACCARAT.md; ``BankState.script``): the cards in the order they left
 the shoe, and per finished coup its bets and the choices made. A coup still being dealt is left
 out, though its cards stand in the shoe (settle reads a shoe only as far as the coups need it).
 
-``bank_script_steps(doc)`` turns a script into the commands the camera and the dealer would give
+``script_steps(doc)`` turns a script into the commands the camera and the dealer would give
 (the bets, banco claims first as settle takes them, then each card as the camera reads it and
 each call where the table waits for one), played first on a private bank state; a bet refused
-there is listed as settle lists it. ``replay_bank(table, doc)`` plays them into a table and, like
+there is listed as settle lists it. ``replay(table, doc)`` plays them into a table and, like
 the faro replay, resumes a replay of the same script that stopped (the journal's last bank began
 with the same start): the commands already journaled are skipped.
 """
@@ -16,7 +16,7 @@ with the same start): the commands already journaled are skipped.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from faro_box.errors import FaroBoxError, JournalError, ScriptError
 from faro_box.rules.baccarat import Seat, settle_document
@@ -31,17 +31,12 @@ from faro_box.table.baccarat.commands import (
     LeaveOn,
     StartBank,
 )
-from faro_box.table.baccarat.state import BankState
-
-if TYPE_CHECKING:
-    from faro_box.table.faro.scripts import Replay
-    from faro_box.table.journal import Entry
-    from faro_box.table.table import Outcome, Table
-
-_FLAG = {Seat.RIGHT: "right_draws_on_5", Seat.LEFT: "left_draws_on_5", Seat.BANKER: "banker_draws"}
+from faro_box.table.baccarat.state import CALL_FLAGS, BankState
+from faro_box.table.journal import Entry
+from faro_box.table.table import Outcome, Replay, Table
 
 
-def export_bank(entries: Sequence[Entry], number: int) -> dict[str, Any]:
+def export(entries: Sequence[Entry], number: int) -> dict[str, Any]:
     """Bank ``number`` (its journal entries, StartBank first) as a settle script."""
     state = BankState()
     for entry in entries:
@@ -52,7 +47,7 @@ def export_bank(entries: Sequence[Entry], number: int) -> dict[str, Any]:
     return state.script()
 
 
-def bank_script_steps(doc: Mapping[str, Any]) -> tuple[list[BankCommand], list[dict[str, Any]]]:
+def script_steps(doc: Mapping[str, Any]) -> tuple[list[BankCommand], list[dict[str, Any]]]:
     """The commands a bank script stands for, and the bets refused (``{"coup", "bet", "error"}``)."""
     settle_document(doc)  # a document that cannot be played is refused whole, as settle refuses it
     start = StartBank(tuple(doc["players"]), dict(doc["sides"]), doc["banker"], doc["fund"])
@@ -60,7 +55,7 @@ def bank_script_steps(doc: Mapping[str, Any]) -> tuple[list[BankCommand], list[d
     state.apply(start, 1)
     steps: list[BankCommand] = [start]
     rejected: list[dict[str, Any]] = []
-    cards = iter(str(card) for card in parse_shoe(doc["shoe"]))
+    cards = iter(parse_shoe(doc["shoe"]))
 
     def take(command: BankCommand) -> str | None:
         """Play ``command``; the reason it is refused, or None."""
@@ -90,7 +85,7 @@ def bank_script_steps(doc: Mapping[str, Any]) -> tuple[list[BankCommand], list[d
                 seat = Seat(waiting.removeprefix("call_"))
                 coup_now = state.bank.coup
                 must = coup_now.draws(seat) if seat is not Seat.BANKER and coup_now is not None else None
-                command = BankCall(seat.value, bool(coup.get(_FLAG[seat], False)) if must is None else must)
+                command = BankCall(seat.value, bool(coup.get(CALL_FLAGS[seat], False)) if must is None else must)
             refused = take(command)
             if refused is not None:
                 raise ScriptError(f"coup {number}: the table refuses {command.to_json()} ({refused}), "
@@ -149,17 +144,10 @@ def _bet_command(bet: Mapping[str, Any]) -> BankCommand:
     return BankBet(player, bet["stake"], cheval=cheval, cut=True)  # type: ignore[arg-type]
 
 
-def replay_bank(table: Table, doc: Mapping[str, Any], *, between: Callable[[], None] | None = None) -> Replay:
+def replay(table: Table, doc: Mapping[str, Any], *, between: Callable[[], None] | None = None) -> Replay:
     """Play a bank script into ``table`` (resuming a replay of the same script that stopped)."""
-    from faro_box.table.faro.scripts import Replay
-
-    steps, rejected = bank_script_steps(doc)
-    journal = table.journal
-    done: list[Any] = []
-    if journal.deal is not None:
-        last = [entry.command for entry in journal.entries(deal=journal.deal)]
-        if last and last[0] == steps[0]:
-            done = last
+    steps, rejected = script_steps(doc)
+    done = table.journaled_since(steps[0])
     outcomes: list[Outcome] = []
     position = 0
     for command in steps:

@@ -5,6 +5,10 @@ banker, twice, then the third cards), so the camera must see each card's face as
 shoe. What the table *shows* follows the rules: the first two cards of each hand stay face down
 in the state and in every event until the coup ends (a natural ends it at once); third cards are
 face up. Nothing here leaks a hidden card: the state is public (the audience page, phones).
+That holds for a card waiting for the dealer too: while the card due is a face-down one, the
+public ``pending`` names no candidate and no snapshot (``reason`` says ``face_down``), a card
+taken back from a face-down place is not named, and reads dropped are counted, not named; the
+dealer's own view (``dealer_view``) holds what he needs to name the card.
 
 Right and left *call* after the first six cards, on any total, as players do at the table ("a
 card" or "I stand"): the table checks the call against the rules (a choice only on 5) and waits
@@ -37,12 +41,33 @@ from faro_box.table.baccarat.commands import (
     LeaveOn,
     StartBank,
 )
+from faro_box.table.events import (
+    BancoCalled,
+    BankBetPlaced,
+    BankCallMade,
+    BankCardDealt,
+    BankCardPending,
+    BankCardTakenBack,
+    BankClosed,
+    BankEnded,
+    BankReadQueued,
+    BankReadsDropped,
+    BankStarted,
+    CoupSettled,
+    CoupStarted,
+    Event,
+    How,
+    Reason,
+    WinningsLeftOn,
+)
+from faro_box.table.views import BankView
 
 GAME = "baccarat_banque"
-Event = dict[str, Any]
+_BET_EVENTS: dict[str, type[BankBetPlaced | BancoCalled | WinningsLeftOn]] = {
+    cls.TYPE: cls for cls in (BankBetPlaced, BancoCalled, WinningsLeftOn)}
 _SIDE_SEATS = (Seat.RIGHT, Seat.LEFT)
 # A call as a script writes it (BACCARAT.md); a flag is read only where the choice exists.
-_FLAG = {Seat.RIGHT: "right_draws_on_5", Seat.LEFT: "left_draws_on_5", Seat.BANKER: "banker_draws"}
+CALL_FLAGS = {Seat.RIGHT: "right_draws_on_5", Seat.LEFT: "left_draws_on_5", Seat.BANKER: "banker_draws"}
 
 
 @dataclass(frozen=True)
@@ -65,6 +90,7 @@ class BankState:
         self.pending: dict[str, Any] | None = None
         self.queued: list[tuple[int, BankCard | BankUnread]] = []  # (log index, read) while one was pending
         self.choices: list[dict[str, bool]] = []  # per finished coup, the calls (for the script)
+        self.dropped: list[dict[str, Any]] = []  # the reads last dropped, for the dealer's view only
         self.history: list[dict[str, Any]] = []
         self.closed = True  # no bank open: only StartBank is taken
 
@@ -98,16 +124,14 @@ class BankState:
         if isinstance(command, BankCard):
             if self.pending is not None:
                 self.queued.append((at, command))
-                return [{"type": "bank_queued", "count": len(self.queued)}]
+                return [BankReadQueued(len(self.queued))]
             return self._deal(bank, command.card, at, at, how="seen")
         if isinstance(command, BankUnread):
             if self.pending is not None:
                 self.queued.append((at, command))
-                return [{"type": "bank_queued", "count": len(self.queued)}]
+                return [BankReadQueued(len(self.queued))]
             self._check_card_turn(bank)
-            self.pending = {"candidates": list(command.candidates), "snapshot": command.snapshot,
-                            "reason": "unread"}
-            return [{"type": "bank_pending", **self.pending}]
+            return [self._ask(command.candidates, command.snapshot, "unread")]
         if isinstance(command, BankConfirm):
             was_pending = self.pending is not None
             events = self._deal(bank, command.card, at, at, how="confirmed")
@@ -141,9 +165,9 @@ class BankState:
         self.number = number if number is not None else (self.number or 0) + 1
         self.bank, self.start, self.log, self.dealt = bank, command, [], []
         self.calls, self.pending, self.queued, self.closed = {}, None, [], False
-        self.choices = []
-        events.append({"type": "start_bank", "bank": self.number, "players": list(command.players),
-                       "sides": dict(command.sides), "banker": command.banker, "fund": command.fund})
+        self.choices, self.dropped = [], []
+        events.append(BankStarted(self.number, tuple(command.players), dict(command.sides), command.banker,
+                                  command.fund))
         return events
 
     def close(self) -> list[Event]:
@@ -151,11 +175,12 @@ class BankState:
         bank = self.bank
         if bank is None or self.closed:
             return []
-        record = {"bank": self.number, "banker": bank.banker, "ended": bank.ended.value if bank.ended else None,
-                  "coups": len(bank.coups), "fund": bank.fund, "balances": bank.balances}
-        self.history.append(record)
+        event = BankClosed(self.number, bank.banker, bank.ended.value if bank.ended else None, len(bank.coups),
+                           bank.fund, bank.balances)
+        self.history.append({"bank": event.bank, "banker": event.banker, "ended": event.ended,
+                             "coups": event.coups, "fund": event.fund, "balances": event.balances})
         self.closed = True
-        return [{"type": "bank_closed", **record}]
+        return [event]
 
     def _bet(self, bank: Bank, command: BankBet | Banco | LeaveOn) -> list[Event]:
         if self.pending is not None:
@@ -166,8 +191,7 @@ class BankState:
             bank.leave_on(command.player, cheval=command.cheval, cut=command.cut)
         else:
             bank.claim_banco(command.player)
-        return [{"type": command.TYPE, "player": command.player,
-                 "bets": [b.to_json() for b in bank.bets], "cover_left": bank.cover_left}]
+        return [_BET_EVENTS[command.TYPE](command.player, tuple(b.to_json() for b in bank.bets), bank.cover_left)]
 
     def _leave(self, bank: Bank) -> list[Event]:
         if self.pending is not None:
@@ -183,11 +207,10 @@ class BankState:
                             "(draw or stand)")
         return step
 
-    def _deal(self, bank: Bank, card_text: str, carrier: int, applied_at: int, *, how: str) -> list[Event]:
+    def _deal(self, bank: Bank, card: Card, carrier: int, applied_at: int, *, how: str) -> list[Event]:
         step = self._check_card_turn(bank)
         opening = bank.coup is None
         coup_no = len(bank.coups) + 1
-        card = Card.parse(card_text)
         # A card for a side after the first six implies the calls the rules leave no choice in.
         for seat in _SIDE_SEATS:
             if bank.coup is not None and bank.coup.cards_dealt >= len(DEAL_ORDER) and seat not in self.calls:
@@ -200,28 +223,30 @@ class BankState:
         self.dealt.append(_Dealt(carrier, applied_at))
         events: list[Event] = []
         if opening:
-            events.append({"type": "coup_start", "coup": coup_no, "bets": [b.to_json() for b in bank.bets]})
+            events.append(CoupStarted(coup_no, tuple(b.to_json() for b in bank.bets)))
         face_up = bank.coup is None or len(bank.coup.hands[seat]) > 2
-        events.append({"type": "bank_card", "coup": coup_no, "seat": seat.value,
-                       "card": str(card) if face_up else None, "how": how})
+        events.append(BankCardDealt(coup_no, seat, card if face_up else None, How(how)))
         if bank.coup is None:
             events += self._coup_over(bank)
         return events
 
     def _coup_over(self, bank: Bank) -> list[Event]:
         result = bank.coups[-1]
-        self.choices.append({_FLAG[seat]: draw for seat, draw in self.calls.items()})
+        self.choices.append({CALL_FLAGS[seat]: draw for seat, draw in self.calls.items()})
         self.calls = {}
-        events: list[Event] = [{"type": "coup", **result.to_json(), "balances": bank.balances}]
+        report: dict[str, Any] = result.to_json()
+        events: list[Event] = [CoupSettled(report["coup"], report["hands"], report["totals"], report["natural"],
+                                           report["results"], report["active"], tuple(report["settlements"]),
+                                           report["fund"], bank.balances)]
         if bank.ended is not None:
             events.append(self._ended_event(bank))
         return events
 
-    def _ended_event(self, bank: Bank) -> Event:
+    def _ended_event(self, bank: Bank) -> BankEnded:
         assert bank.ended is not None
         session = bank.session()
-        return {"type": "bank_ended", "bank": self.number, "ended": bank.ended.value, "fund": bank.fund,
-                "balances": bank.balances, "net": dict(session.net), "winners": list(session.winners)}
+        return BankEnded(self.number, bank.ended.value, bank.fund, bank.balances, dict(session.net),
+                         tuple(session.winners))
 
     def _call(self, bank: Bank, seat: Seat, draw: bool) -> list[Event]:
         coup = bank.coup
@@ -246,7 +271,7 @@ class BankState:
                 raise RuleError(f"{seat.value} cannot {word}: a side {rule} on {two} and chooses only on 5")
             result = None
         self.calls[seat] = draw
-        events: list[Event] = [{"type": "bank_call", "seat": seat.value, "draw": draw}]
+        events: list[Event] = [BankCallMade(seat, draw)]
         if result is not None:
             events += self._coup_over(bank)
         return events
@@ -270,21 +295,20 @@ class BankState:
             if step is None or not step.is_card:
                 # Read before any hand could take them (the coup waits for a call, or is over):
                 # dropped, and named, so that the dealer enters them by hand when they are due.
-                dropped = [item.to_json() for _, item in self.queued]
+                self.dropped = [item.to_json() for _, item in self.queued]
                 self.queued = []
-                events.append({"type": "bank_dropped", "reads": dropped})
+                # Named to the dealer only: he enters them by hand, maybe as face-down cards.
+                events.append(BankReadsDropped(tuple({"type": r["type"]} for r in self.dropped)))
                 break
             carrier, item = self.queued.pop(0)
             if isinstance(item, BankUnread):
-                self.pending = {"candidates": list(item.candidates), "snapshot": item.snapshot, "reason": "unread"}
-                events.append({"type": "bank_pending", **self.pending})
+                events.append(self._ask(item.candidates, item.snapshot, "unread"))
                 continue
             try:
                 events += self._deal(bank, item.card, carrier, applied_at, how="seen")
             except RuleError:
                 # The reading conflicts with the shoe (a fourth copy): the dealer decides.
-                self.pending = {"candidates": [item.card], "snapshot": None, "reason": "conflict"}
-                events.append({"type": "bank_pending", **self.pending})
+                events.append(self._ask((item.card,), None, "conflict"))
         return events
 
     def _undo(self) -> list[Event]:
@@ -293,6 +317,8 @@ class BankState:
         if not self.dealt:
             raise RuleError("no card of this bank has been dealt: there is nothing to take back")
         last = self.dealt[-1]
+        face_down = self.bank is not None and self.bank.coup is not None and \
+            self.bank.coup.cards_dealt <= len(DEAL_ORDER)
         card = self.log[last.carrier]
         assert isinstance(card, (BankCard, BankConfirm))
         keep = [c for i, c in enumerate(self.log[: last.applied_at + 1]) if i != last.carrier]
@@ -304,7 +330,36 @@ class BankState:
         for command in keep:
             replay.apply(command)
         self.__dict__.update(replay.__dict__)
-        return [{"type": "bank_undo", "card": card.card, "taken_back": taken_back}]
+        if face_down:
+            taken_back = [{"type": c["type"]} for c in taken_back]
+        return [BankCardTakenBack(None if face_down else card.card, tuple(taken_back))]
+
+    # ----- what the public may see of a card waiting for the dealer ----------------------
+    def _ask(self, candidates: tuple[Card, ...], snapshot: str | None, reason: str) -> BankCardPending:
+        self.pending = {"candidates": [str(c) for c in candidates], "snapshot": snapshot, "reason": reason}
+        public = self._public_pending()
+        return BankCardPending(tuple(Card.parse(c) for c in public["candidates"]), public["snapshot"],
+                               Reason(public["reason"]))
+
+    def _due_face_down(self) -> bool:
+        """The card the table waits for is one of the first two of its hand: dealt face down."""
+        bank = self.bank
+        step = bank.next_step if bank is not None else None
+        if bank is None or step is None or not step.is_card:
+            return False
+        return bank.coup is None or len(bank.coup.hands[step.seat]) < 2
+
+    def _public_pending(self) -> dict[str, Any]:
+        assert self.pending is not None
+        if self._due_face_down():
+            return {"candidates": [], "snapshot": None, "reason": "face_down"}
+        return dict(self.pending)
+
+    def dealer_view(self) -> dict[str, Any]:
+        """What the dealer's own (authenticated) page may see beyond the public state: the card
+        waiting for him in full, and the reads last dropped."""
+        return {"pending": dict(self.pending) if self.pending is not None else None,
+                "dropped": [dict(r) for r in self.dropped]}
 
     # ----- snapshot ----------------------------------------------------------------------
     def waiting(self) -> str | None:
@@ -326,18 +381,19 @@ class BankState:
             return "card_banker"
         return f"call_{wanted}"
 
-    def snapshot(self) -> dict[str, Any]:
+    def view(self) -> BankView:
+        """What the table shows of the bank (the live table adds "seq" and "faults")."""
         bank = self.bank
-        state: dict[str, Any] = {"game": GAME, "deal": self.number, "bank": self.number,
-                                 "history": [dict(h) for h in self.history], "pending": None, "queued": 0}
+        history = tuple(dict(h) for h in self.history)
         if bank is None:
-            return {**state, "players": [], "sides": {}, "banker": None, "fund": None, "declared": None,
-                    "balances": {}, "active": {}, "bets": [], "cover_left": None, "banco_suivi": [],
-                    "coup": None, "hands": {s.value: [] for s in Seat}, "totals": {s.value: None for s in Seat},
-                    "calls": {}, "waiting": None, "results": [], "last_coup": None, "shoe": _shoe_json(None),
-                    "ended": None, "session": None, "finished": False, "closed": True}
+            return BankView(game=GAME, deal=self.number, bank=self.number, history=history, pending=None, queued=0,
+                            players=(), sides={}, banker=None, fund=None, declared=None, balances={}, active={},
+                            bets=(), cover_left=None, banco_suivi=(), coup=None, in_coup=None,
+                            hands={s.value: [] for s in Seat}, totals={s.value: None for s in Seat}, calls={},
+                            waiting=None, results=(), last_coup=None, shoe=_shoe_json(None), ended=None,
+                            session=None, finished=False, closed=True)
         coup = bank.coup
-        results = [r.to_json() for r in bank.coups]
+        results = tuple(r.to_json() for r in bank.coups)
         if coup is not None:
             shown = coup.shown()
             hands = {seat.value: [None if c is None else str(c) for c in shown[seat]] for seat in Seat}
@@ -355,34 +411,34 @@ class BankState:
         if bank.ended is not None:
             s = bank.session()
             session = {"net": dict(s.net), "winners": list(s.winners)}
-        return {
-            **state,
-            "players": list(bank.players),
-            "sides": {p: side.value for p, side in bank.sides.items()},
-            "banker": bank.banker,
-            "fund": bank.fund,
-            "declared": bank.declared,
-            "balances": bank.balances,
-            "active": {side.value: p for side, p in bank.active.items()},
-            "bets": [b.to_json() for b in bank.bets],
-            "cover_left": bank.cover_left if bank.betting_open else None,
-            "banco_suivi": sorted(bank.banco_suivi),
-            "coup": number,
-            "in_coup": coup is not None,
-            "hands": hands,
-            "totals": totals,
-            "calls": {seat.value: "draw" if d else "stand" for seat, d in self.calls.items()},
-            "waiting": self.waiting(),
-            "results": results,
-            "last_coup": results[-1] if results and coup is None else None,
-            "shoe": _shoe_json(bank),
-            "pending": dict(self.pending) if self.pending is not None else None,
-            "queued": len(self.queued),
-            "ended": bank.ended.value if bank.ended is not None else None,
-            "session": session,
-            "finished": bank.ended is not None,
-            "closed": self.closed,
-        }
+        return BankView(
+            game=GAME, deal=self.number, bank=self.number, history=history,
+            pending=self._public_pending() if self.pending is not None else None,
+            queued=len(self.queued),
+            players=tuple(bank.players),
+            sides={p: side.value for p, side in bank.sides.items()},
+            banker=bank.banker,
+            fund=bank.fund,
+            declared=bank.declared,
+            balances=bank.balances,
+            active={side.value: p for side, p in bank.active.items()},
+            bets=tuple(b.to_json() for b in bank.bets),
+            cover_left=bank.cover_left if bank.betting_open else None,
+            banco_suivi=tuple(sorted(bank.banco_suivi)),
+            coup=number,
+            in_coup=coup is not None,
+            hands=hands,
+            totals=totals,
+            calls={seat.value: "draw" if d else "stand" for seat, d in self.calls.items()},
+            waiting=self.waiting(),
+            results=results,
+            last_coup=results[-1] if results and coup is None else None,
+            shoe=_shoe_json(bank),
+            ended=bank.ended.value if bank.ended is not None else None,
+            session=session,
+            finished=bank.ended is not None,
+            closed=self.closed,
+        )
 
     def script(self) -> dict[str, Any]:
         """The bank as a ``faro-box settle`` script (BACCARAT.md): the cards in the order they left

@@ -1,9 +1,8 @@
-"""Deal scripts in and out of the live table: export a journaled deal, replay a script.
+"""Faro deal scripts in and out of the live table: export a journaled deal, replay a script.
 
-``export_deal(journal, deal=None)`` replays one deal's journal entries and writes it as the deal
-script ``faro-box settle`` reads (see ``TableState.script`` for a deal in progress or misdealt;
-a bank of Baccarat Banque as a bank script, bank_scripts.py).
-``replay_script(table, doc)`` plays a script into a table as the tracker and the dealer would:
+``export(entries, number)`` replays one deal's journal entries and writes it as the deal script
+``faro-box settle`` reads (see ``TableState.script`` for a deal in progress or misdealt).
+``replay(table, doc)`` plays a script into a table as the tracker and the dealer would:
 the soda, then before each turn the actions whose ``at`` is that turn, then the turn's two
 cards (the hock follows by itself), then the end of the deal; the same ordering as settle.
 
@@ -14,19 +13,18 @@ ends exactly where an uninterrupted one does, no command lost or applied twice.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from faro_box.cards import DECK_SIZE, Card
 from faro_box.errors import CardError, FaroBoxError, JournalError, ScriptError
 from faro_box.rules.faro import LAST_TURN
-from faro_box.table.baccarat.commands import StartBank
-from faro_box.table.commands import (
+from faro_box.table.faro.commands import (
     BarBet,
     CardSeen,
-    Command,
     EndDeal,
+    FaroCommand,
     Misdeal,
     PlaceBet,
     ReleaseBet,
@@ -34,32 +32,18 @@ from faro_box.table.commands import (
     WithdrawBet,
 )
 from faro_box.table.faro.state import TableState
-from faro_box.table.journal import Journal
-
-if TYPE_CHECKING:
-    from faro_box.table.table import Outcome, Table
+from faro_box.table.journal import Entry
+from faro_box.table.table import Outcome, Replay, Table
 
 SCRIPT_FIELDS = ("game", "profile", "house_rules", "players", "deck", "actions")
 
 
-def export_deal(journal: Journal, deal: int | None = None) -> dict[str, Any]:
-    """Deal ``deal`` (default: the last one) of the journal as a deal script."""
-    known = journal.deals()
-    if not known:
-        raise JournalError(f"the journal {journal.path!r} holds no deal yet")
-    number = known[-1] if deal is None else deal
-    if number not in known:
-        raise JournalError(f"the journal {journal.path!r} holds no deal {number!r}: "
-                           f"it holds deals {known[0]}..{known[-1]}")
-    entries = journal.entries(deal=number)
-    if entries and isinstance(entries[0].command, StartBank):
-        from faro_box.table.baccarat.scripts import export_bank
-
-        return export_bank(entries, number)
+def export(entries: Sequence[Entry], number: int) -> dict[str, Any]:
+    """Deal ``number`` (its journal entries, StartDeal first) as a deal script."""
     state = TableState()
     for entry in entries:
         try:
-            state.apply(entry.command)
+            state.apply(entry.command)  # type: ignore[arg-type]  # the deal's entries are faro's
         except FaroBoxError as exc:
             raise JournalError(f"entry {entry.seq} of deal {number} cannot be replayed: {exc}") from None
     return state.script()
@@ -70,7 +54,7 @@ class Step:
     """One command of a replay, and the index of the script action it came from (None: a card)."""
 
     action: int | None
-    command: Command
+    command: FaroCommand
 
 
 def script_steps(doc: Mapping[str, Any]) -> tuple[list[Step], list[dict[str, Any]]]:
@@ -95,18 +79,18 @@ def script_steps(doc: Mapping[str, Any]) -> tuple[list[Step], list[dict[str, Any
     if isinstance(deck, (str, bytes)) or not isinstance(deck, list) or len(deck) > DECK_SIZE:
         raise ScriptError(f"deck must be a list of at most 52 cards, not {deck!r:.80}")
     try:
-        cards = [str(Card.parse(c)) for c in deck]
+        cards = [Card.parse(c) for c in deck]
     except CardError as exc:
         raise ScriptError(f"deck: {exc}") from None
     if len(set(cards)) != len(cards):
         twice = next(c for c in cards if cards.count(c) > 1)
-        raise ScriptError(f"deck: the deck holds {twice!r} twice")
+        raise ScriptError(f"deck: the deck holds {str(twice)!r} twice")
     actions = doc.get("actions", [])
     if not isinstance(actions, list):
         raise ScriptError(f"actions must be a list, not {actions!r:.80}")
 
     rejected: list[dict[str, Any]] = []
-    timed: list[tuple[int, int, Command]] = []
+    timed: list[tuple[int, int, FaroCommand]] = []
     for number, action in enumerate(actions):
         try:
             at, command = _action_command(action)
@@ -138,7 +122,7 @@ def script_steps(doc: Mapping[str, Any]) -> tuple[list[Step], list[dict[str, Any
     return steps, rejected
 
 
-def _action_command(action: object) -> tuple[int, Command]:
+def _action_command(action: object) -> tuple[int, FaroCommand]:
     if not isinstance(action, Mapping):
         raise ScriptError(f"an action must be an object, not {action!r:.80}")
     at = action.get("at")
@@ -155,35 +139,18 @@ def _action_command(action: object) -> tuple[int, Command]:
     player = action.get("player")
     if verb == "place":
         return at, PlaceBet(player, action["place"])  # type: ignore[arg-type]
-    kind = {"withdraw": WithdrawBet, "bar": BarBet, "release": ReleaseBet}[verb]
-    return at, kind(player, action[verb])
+    kinds: dict[str, type[WithdrawBet] | type[BarBet] | type[ReleaseBet]] = {
+        "withdraw": WithdrawBet, "bar": BarBet, "release": ReleaseBet}
+    return at, kinds[verb](player, action[verb])  # type: ignore[arg-type]  # the command checks the name
 
 
-@dataclass(frozen=True)
-class Replay:
-    outcomes: tuple[Outcome, ...]       # the commands this run applied
-    skipped: int                        # commands found already journaled (a resumed replay)
-    rejected: tuple[dict[str, Any], ...]  # {"action": n, "error": "..."} as settle lists them
-
-
-def replay_script(table: Table, doc: Mapping[str, Any], *,
-                  between: Callable[[], None] | None = None) -> Replay:
+def replay(table: Table, doc: Mapping[str, Any], *, between: Callable[[], None] | None = None) -> Replay:
     """Play a deal script into ``table`` (resuming a replay of the same script that stopped).
 
-    ``between`` is called after each command applied (an exhibition's pace). A Baccarat Banque
-    script (``"game": "baccarat_banque"``) goes to ``bank_scripts.replay_bank``.
+    ``between`` is called after each command applied (an exhibition's pace).
     """
-    if isinstance(doc, Mapping) and doc.get("game") == "baccarat_banque":
-        from faro_box.table.baccarat.scripts import replay_bank
-
-        return replay_bank(table, doc, between=between)
     steps, rejected = script_steps(doc)
-    journal = table.journal
-    done: list[Command] = []
-    if journal.deal is not None:
-        last = [entry.command for entry in journal.entries(deal=journal.deal)]
-        if last and last[0] == steps[0].command:
-            done = last
+    done = table.journaled_since(steps[0].command)
     outcomes: list[Outcome] = []
     errors = list(rejected)
     position = 0

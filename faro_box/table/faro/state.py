@@ -22,15 +22,35 @@ from typing import Any
 
 from faro_box.cards import DECK_SIZE, FULL_DECK, Card, Rank
 from faro_box.errors import RuleError
-from faro_box.rules.faro import LAST_TURN, Deal, Exposure, Role, find_profile
+from faro_box.rules.faro import LAST_TURN, Deal, Exposure, Role, house_profile
 from faro_box.rules.faro.beads import BeadGeometry, case_keeper
 from faro_box.rules.faro.deal import HOCK_INDEX
 from faro_box.rules.faro.settle import json_amount
-from faro_box.table.commands import (
+from faro_box.table.commands import Command
+from faro_box.table.events import (
+    BetBarred,
+    BetPlaced,
+    BetReleased,
+    BetWithdrawn,
+    CardPending,
+    CardQueued,
+    CardTaken,
+    CardTakenBack,
+    DealEnded,
+    DealFinished,
+    DealOutcome,
+    DealStarted,
+    Event,
+    How,
+    MisdealCalled,
+    NoCardTaken,
+    Reason,
+    TurnSettled,
+)
+from faro_box.table.faro.commands import (
     BarBet,
     CardSeen,
     CardUnread,
-    Command,
     ConfirmCard,
     EndDeal,
     Misdeal,
@@ -41,8 +61,10 @@ from faro_box.table.commands import (
     UndoCard,
     WithdrawBet,
 )
+from faro_box.table.views import FaroView
 
-Event = dict[str, Any]
+_BET_EVENTS: dict[str, type[BetPlaced | BetWithdrawn | BetBarred | BetReleased]] = {
+    cls.TYPE: cls for cls in (BetPlaced, BetWithdrawn, BetBarred, BetReleased)}
 
 
 def _all_out(deal: Deal) -> bool:
@@ -109,13 +131,12 @@ class TableState:
                 raise RuleError(f"deal {self.deal_number} is still in progress ({self.deal.next_index} cards "
                                 "shown): end it or call a misdeal first")
             events += self._close(self.deal)
-        profile = find_profile(command.profile).with_rules(command.house_rules)
+        profile = house_profile(command.profile, command.house_rules)
         self.deal = Deal(profile, command.players)
         self.deal_number = (self.deal_number or 0) + 1
         self.profile, self.house_rules = command.profile, dict(command.house_rules)
         self.ended, self.pending, self.queued, self.actions = False, None, [], []
-        events.append({"type": "start_deal", "deal": self.deal_number, "profile": self.profile,
-                       "players": list(command.players), "house_rules": dict(self.house_rules)})
+        events.append(DealStarted(self._number, self.profile, tuple(command.players), dict(self.house_rules)))
         return events
 
     def _bet(self, deal: Deal, command: PlaceBet | WithdrawBet | BarBet | ReleaseBet) -> list[Event]:
@@ -136,7 +157,7 @@ class TableState:
             bet = deal.release(command.player, command.bet_id)
             action = {"at": at, "player": command.player, "release": bet.id}
         self.actions.append((deal.next_index, action))
-        return [{"type": command.TYPE, "player": command.player, "bet": bet.to_json()}]
+        return [_BET_EVENTS[command.TYPE](command.player, bet.to_json())]
 
     def _seen(self, deal: Deal, command: CardSeen) -> list[Event]:
         index = command.index
@@ -144,7 +165,7 @@ class TableState:
         if self.pending is not None:
             if index == self.pending["index"]:
                 raise RuleError(f"card {index} waits for the dealer's confirmation; the reading "
-                                f"{command.card!r} is not taken")
+                                f"{str(command.card)!r} is not taken")
             return self._queue(command)
         if index > deal.next_index:
             return self._missed(deal, command)
@@ -182,25 +203,24 @@ class TableState:
             raise RuleError(f"card(s) {', '.join(str(q.index) for q in self.queued)} were read after card {index}: "
                             f"name card {index} instead")
         self.pending = None
-        return [{"type": "no_card", "index": index, "card": str(deal.exposed[index - 1])}]
+        return [NoCardTaken(index, deal.exposed[index - 1])]
 
     def _undo(self, deal: Deal) -> list[Event]:
         if self.pending is not None:
             raise RuleError(f"card {self.pending['index']} waits for the dealer's confirmation: "
                             "confirm it before taking a card back")
-        events = [self._take_back(deal)]
+        events: list[Event] = [self._take_back(deal)]
         # The hock leaves the box by itself, so taking back "the last card" means the turn's winner.
-        if events[0]["role"] == Role.HOCK.value:
+        if isinstance(events[0], CardTakenBack) and events[0].role is Role.HOCK:
             events.append(self._take_back(deal))
         return events
 
-    def _take_back(self, deal: Deal) -> Event:
+    def _take_back(self, deal: Deal) -> CardTakenBack:
         before = deal.next_index
         exposure = deal.undo()
         self.actions = [(n, a) for n, a in self.actions if n != before]
-        return {"type": "undo", "index": exposure.index, "card": str(exposure.card),
-                "role": exposure.role.value, "turn": exposure.turn,
-                "reverted": exposure.turn_result.to_json() if exposure.turn_result else None}
+        return CardTakenBack(exposure.index, exposure.card, exposure.role, exposure.turn,
+                             exposure.turn_result.to_json() if exposure.turn_result else None)
 
     def _misdeal(self, deal: Deal) -> list[Event]:
         if deal.next_turn is None:
@@ -208,8 +228,7 @@ class TableState:
         at = deal.next_turn
         settlements = deal.misdeal()
         self.actions.append((deal.next_index, {"at": at, "misdeal": True}))
-        event = {"type": "misdeal", "deal": self.deal_number,
-                 "settlements": [s.to_json() for s in settlements], "balances": _balances(deal)}
+        event = MisdealCalled(self._number, tuple(s.to_json() for s in settlements), _balances(deal))
         return [event, *self._close(deal)]
 
     def _end(self, deal: Deal) -> list[Event]:
@@ -221,20 +240,26 @@ class TableState:
 
     # ----- inside ------------------------------------------------------------------------
     def _close(self, deal: Deal) -> list[Event]:
-        outcome = "misdeal" if deal.misdealt else "finished"
-        record = {"deal": self.deal_number, "profile": self.profile, "outcome": outcome,
-                  "hock": str(deal.exposed[HOCK_INDEX]) if _all_out(deal) else None,
-                  "balances": _balances(deal)}
-        self.history.append(record)
+        outcome = DealOutcome.MISDEAL if deal.misdealt else DealOutcome.FINISHED
+        hock = deal.exposed[HOCK_INDEX] if _all_out(deal) else None
+        event = DealEnded(self._number, self.profile, outcome, hock, _balances(deal))
+        self.history.append({"deal": self.deal_number, "profile": self.profile, "outcome": outcome.value,
+                             "hock": None if hock is None else str(hock), "balances": event.balances})
         self.ended, self.pending, self.queued = True, None, []
-        return [{"type": "end_deal", **record}]
+        return [event]
 
-    def _check_not_recorded(self, deal: Deal, index: int, card: str | None) -> None:
+    @property
+    def _number(self) -> int:
+        assert self.deal_number is not None  # a deal was started
+        return self.deal_number
+
+    def _check_not_recorded(self, deal: Deal, index: int, card: Card | None) -> None:
         if index < deal.next_index:
             shown = str(deal.exposed[index])
-            if card == shown:
+            if card == deal.exposed[index]:
                 raise RuleError(f"card {index} ({shown!r}) is already recorded")
-            raise RuleError(f"card {index} is recorded as {shown!r}; the reading {card or 'unread'!r} is not "
+            read = "unread" if card is None else str(card)
+            raise RuleError(f"card {index} is recorded as {shown!r}; the reading {read!r} is not "
                             "taken (undo to correct it)")
         if any(q.index == index for q in self.queued):
             raise RuleError(f"card {index} is already waiting behind card {self.pending and self.pending['index']}")
@@ -242,37 +267,37 @@ class TableState:
     def _queue(self, command: CardSeen | CardUnread) -> list[Event]:
         self.queued.append(command)
         self.queued.sort(key=lambda q: q.index)
-        return [{"type": "queued", "index": command.index,
-                 "card": command.card if isinstance(command, CardSeen) else None}]
+        return [CardQueued(command.index, command.card if isinstance(command, CardSeen) else None)]
 
     def _missed(self, deal: Deal, command: CardSeen | CardUnread) -> list[Event]:
         events = self._ask(deal.next_index, (), None, "missed")
         return events + self._queue(command)
 
-    def _ask(self, index: int, candidates: tuple[str, ...], snapshot: str | None, reason: str) -> list[Event]:
-        self.pending = {"index": index, "candidates": list(candidates), "snapshot": snapshot, "reason": reason}
-        return [{"type": "pending", **self.pending}]
+    def _ask(self, index: int, candidates: tuple[Card, ...], snapshot: str | None, reason: str) -> list[Event]:
+        # The state the pages read keeps the cards as text; the event keeps the cards.
+        self.pending = {"index": index, "candidates": [str(c) for c in candidates], "snapshot": snapshot,
+                        "reason": reason}
+        return [CardPending(index, candidates, snapshot, Reason(reason))]
 
-    def _expose(self, deal: Deal, card: str, how: str) -> list[Event]:
-        exposure = deal.expose(Card.parse(card))
-        events = self._exposure_events(exposure, how)
+    def _expose(self, deal: Deal, card: Card, how: str) -> list[Event]:
+        exposure = deal.expose(card)
+        events = self._exposure_events(exposure, How(how))
         if deal.next_index == HOCK_INDEX and deal.hock is not None:
-            events += self._exposure_events(deal.expose(deal.hock), "by elimination")
+            events += self._exposure_events(deal.expose(deal.hock), How.BY_ELIMINATION)
         return events
 
-    def _exposure_events(self, exposure: Exposure, how: str) -> list[Event]:
+    def _exposure_events(self, exposure: Exposure, how: How) -> list[Event]:
         deal = self.deal
         assert deal is not None
-        events: list[Event] = [{"type": "card", "index": exposure.index, "card": str(exposure.card),
-                                "role": exposure.role.value, "turn": exposure.turn, "how": how}]
-        if exposure.turn_result is not None:
-            events.append({"type": "turn", **exposure.turn_result.to_json(),
-                           "last": exposure.turn == LAST_TURN,
-                           "hock": str(deal.hock) if exposure.turn == LAST_TURN else None,
-                           "balances": _balances(deal)})
+        events: list[Event] = [CardTaken(exposure.index, exposure.card, exposure.role, exposure.turn, how)]
+        result = exposure.turn_result
+        if result is not None:
+            last = exposure.turn == LAST_TURN
+            events.append(TurnSettled(result.turn, result.loser, result.winner,
+                                      tuple(s.to_json() for s in result.settlements), last,
+                                      deal.hock if last else None, _balances(deal)))
         if _all_out(deal):
-            events.append({"type": "deal_finished", "deal": self.deal_number,
-                           "hock": str(exposure.card), "balances": _balances(deal)})
+            events.append(DealFinished(self._number, exposure.card, _balances(deal)))
         return events
 
     def _drain(self, deal: Deal) -> list[Event]:
@@ -293,49 +318,48 @@ class TableState:
         return events
 
     # ----- snapshot ----------------------------------------------------------------------
-    def snapshot(self) -> dict[str, Any]:
-        """The JSON-able state (without "seq" and "faults", which the live table adds)."""
+    def view(self) -> FaroView:
+        """What the table shows of the deal (the live table adds "seq" and "faults")."""
         deal = self.deal
         exposed = deal.exposed if deal is not None else ()
         beads = case_keeper(exposed, self.geometry)
-        turns = [t.to_json() for t in deal.turns] if deal is not None else []
-        open_bets = []
-        if deal is not None:
-            for bet in deal.open_bets:
-                open_bets.append({**bet.to_json(), "player": bet.player, "barred": bet.barred})
+        turns = tuple(t.to_json() for t in deal.turns) if deal is not None else ()
+        open_bets = tuple({**bet.to_json(), "player": bet.player, "barred": bet.barred}
+                          for bet in (deal.open_bets if deal is not None else ()))
         totals: dict[str, Any] = {}
         closed = self.history if self.ended else self.history + (
             [{"balances": _balances(deal)}] if deal is not None else [])
         for record in closed:
             for who, amount in record["balances"].items():
                 totals[who] = totals.get(who, 0) + amount
-        return {
-            "deal": self.deal_number,
-            "game": "faro",
-            "profile": self.profile or None,
-            "house_rules": dict(self.house_rules),
-            "players": list(deal.players) if deal is not None else [],
-            "exposed": [str(c) for c in exposed],
-            "next_index": deal.next_index if deal is not None else 0,
-            "next_turn": deal.next_turn if deal is not None and not self.ended else None,
-            "next_role": deal.next_role.value if deal is not None and deal.next_role and not self.ended else None,
-            "case": {rank.symbol: deal.case[rank] if deal is not None else 4 for rank in Rank},
-            "in_case": [r.symbol for r in sorted(deal.in_case)] if deal is not None else [],
-            "beads": beads.to_json()["beads"],
-            "open_bets": open_bets,
-            "turns": turns,
-            "last_turn": turns[-1] if turns else None,
-            "balances": _balances(deal) if deal is not None else {},
-            "pending": dict(self.pending) if self.pending is not None else None,
-            "queued": [q.index for q in self.queued],
-            "finished": bool(deal is not None and (_all_out(deal) or deal.misdealt)),
-            "misdeal": [s.to_json() for s in deal.misdeal_settlements or ()] if deal is not None and deal.misdealt
+        playing = deal is not None and not self.ended
+        return FaroView(
+            deal=self.deal_number,
+            game="faro",
+            profile=self.profile or None,
+            house_rules=dict(self.house_rules),
+            players=tuple(deal.players) if deal is not None else (),
+            exposed=tuple(exposed),
+            next_index=deal.next_index if deal is not None else 0,
+            next_turn=deal.next_turn if deal is not None and playing else None,
+            next_role=deal.next_role if deal is not None and playing and deal.next_role else None,
+            case={rank.symbol: deal.case[rank] if deal is not None else 4 for rank in Rank},
+            in_case=tuple(r.symbol for r in sorted(deal.in_case)) if deal is not None else (),
+            beads=beads.to_json()["beads"],
+            open_bets=open_bets,
+            turns=turns,
+            last_turn=turns[-1] if turns else None,
+            balances=_balances(deal) if deal is not None else {},
+            pending=dict(self.pending) if self.pending is not None else None,
+            queued=tuple(q.index for q in self.queued),
+            finished=bool(deal is not None and (_all_out(deal) or deal.misdealt)),
+            misdeal=tuple(s.to_json() for s in deal.misdeal_settlements or ()) if deal is not None and deal.misdealt
             else None,
-            "hock": str(deal.hock) if deal is not None and deal.hock is not None else None,
-            "ended": self.ended,
-            "history": [dict(h) for h in self.history],
-            "totals": totals,
-        }
+            hock=deal.hock if deal is not None else None,
+            ended=self.ended,
+            history=tuple(dict(h) for h in self.history),
+            totals=totals,
+        )
 
     def script(self) -> dict[str, Any]:
         """The current (or last) deal as a deal script (the format ``faro-box settle`` reads).
