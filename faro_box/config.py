@@ -28,8 +28,13 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from faro_box.display.pin import parse_pin_hash
 from faro_box.errors import ConfigError, FaroBoxError
 from faro_box.limits import MAX_CONFIG_CHARS, read_limited
+from faro_box.rules.baccarat import Bank, Side
+from faro_box.rules.faro import find_profile
+from faro_box.rules.faro.beads import BeadGeometry
+from faro_box.table.baccarat.commands import MAX_FUND, StartBank
 from faro_box.table.commands import MAX_PLAYERS, StartDeal
 
 CAMERA_SOURCES = ("picamera2", "synthetic")
@@ -132,8 +137,6 @@ def _pin_hash(key: str, value: object) -> str:
     if not isinstance(value, str) or not value.startswith("scrypt$"):
         # The value is a secret (or a PIN typed in by mistake): never echo it.
         raise ConfigError(f"{key}: expected a hash made by `faro-box pin` (scrypt$...), got something else")
-    from faro_box.display.pin import parse_pin_hash
-
     try:
         parse_pin_hash(value)
     except ConfigError as exc:
@@ -164,8 +167,6 @@ def _geometry_value(key: str, value: object) -> float:
 def _house_rules(key: str, value: object) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise _fail(key, "a table", value)
-    from faro_box.rules.faro import find_profile
-
     try:
         find_profile("foster").with_rules(value)
     except FaroBoxError as exc:
@@ -244,8 +245,6 @@ class DisplayConfig:
 
 
 def _fund(key: str, value: object) -> int:
-    from faro_box.table.baccarat.commands import MAX_FUND
-
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_FUND:
         raise _fail(key, f"a whole number of chips from 1 to {MAX_FUND}", value)
     return value
@@ -282,8 +281,6 @@ class Config:
 
     def start_bank(self) -> Any:
         """The StartBank the configuration names, or None (the dealer's page opens the bank)."""
-        from faro_box.table.baccarat.commands import StartBank
-
         if not self.players:
             return None
         assert self.bank.banker is not None and self.bank.fund is not None  # _check_bank saw to it
@@ -335,8 +332,6 @@ def _check_bank(config: Config, doc: Mapping[str, Any]) -> None:
     for key, value in (("bank.banker", bank.banker), ("bank.fund", bank.fund)):
         if value is None:
             raise ConfigError(f"{key}: a bank with players needs its banker and fund")
-    from faro_box.rules.baccarat import Bank, Side
-
     try:
         start = config.start_bank()
         Bank(start.players, {p: Side(s) for p, s in start.sides.items()}, start.banker, start.fund)
@@ -347,8 +342,6 @@ def _check_bank(config: Config, doc: Mapping[str, Any]) -> None:
 
 
 def _check_whole(config: Config) -> None:
-    from faro_box.rules.faro import find_profile
-
     try:
         find_profile(config.profile).with_rules(config.house_rules)
     except FaroBoxError as exc:
@@ -359,8 +352,6 @@ def _check_whole(config: Config) -> None:
 
 
 def _check_devices(config: Config) -> None:
-    from faro_box.rules.faro.beads import BeadGeometry
-
     try:
         BeadGeometry.from_mapping(config.case_keeper.geometry)
     except ConfigError as exc:

@@ -12,11 +12,15 @@ import tempfile
 import time
 from pathlib import Path
 
+from faro_box.commands.demo import _start_web, _wait_for_interrupt
+from faro_box.demo.baccarat import BankDemo
 from faro_box.errors import DeviceError
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
+from faro_box.vision.reader import Reader
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("baccarat-demo", help="play a simulated bank of Baccarat Banque (no hardware)")
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fast", action="store_true", help="do not wait for the camera's frame rate")
     parser.add_argument("--port", type=int, default=8000, help="web display port (0: any free port; default 8000)")
     parser.add_argument("--no-web", action="store_true", help="no web display, terminal only")
@@ -29,12 +33,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from faro_box.commands.demo import _start_web, _wait_for_interrupt
-    from faro_box.demo.baccarat import BankDemo
-    from faro_box.table.journal import Journal
-    from faro_box.table.table import Table
-    from faro_box.vision.reader import Reader
-
     if not 0 <= args.port <= 65535:
         raise DeviceError(f"--port must be 0..65535, not {args.port!r}")
     if not 1 <= args.coups <= 50:

@@ -15,12 +15,17 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import cv2
+
+from faro_box.commands.track import parse_corners
+from faro_box.config import load_config, parse_config
+from faro_box.devices.camera import EndOfVideo, open_camera
 from faro_box.errors import ConfigError, DeviceError
+from faro_box.vision.calibrate import calibrate, draw_window
+from faro_box.vision.track import Tracker
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "calibrate", help="find the box's window, check focus and exposure, write [camera] window")
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", nargs="?", help="the camera (default: the configuration's camera.source)")
     parser.add_argument("--corners", metavar="x1,y1,...,x4,y4", help="the window's corners instead of finding them")
     parser.add_argument("--config", metavar="FILE", help="the configuration to write the window into")
@@ -32,17 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import cv2
-
-    from faro_box.commands.track import parse_corners
-    from faro_box.devices.camera import EndOfVideo, open_camera
-    from faro_box.vision.calibrate import calibrate, draw_window
-    from faro_box.vision.track import Tracker
-
     source = args.source
     if source is None and args.config and Path(args.config).is_file():
-        from faro_box.config import load_config
-
         source = load_config(args.config).camera.source
     if source is None:
         raise DeviceError("give the camera to calibrate (e.g. picamera2, usb:0, sim:1) or --config FILE")
@@ -128,7 +124,6 @@ def write_window(path: Path, window: Any) -> None:
         camera = tomllib.loads(new).get("camera", {})
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"the configuration {str(path)!r} is not valid TOML, not changed: {exc}") from None
-    from faro_box.config import parse_config
 
     parse_config({"camera": camera, "display": {"web": False}})  # ConfigError names the key
     tmp = path.with_name(path.name + ".tmp")

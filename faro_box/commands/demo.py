@@ -13,14 +13,26 @@ import argparse
 import secrets
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
+import cv2
+
+from faro_box.demo.faro import Demo, stacked_deck
+from faro_box.devices.case_keeper import RecordingCaseKeeper
+from faro_box.display.pin import hash_pin
+from faro_box.display.terminal import TerminalView
+from faro_box.display.web import create_app, port_in_use, serve
 from faro_box.errors import DeviceError, VisionError
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
+from faro_box.vision.reader import Reader
+from faro_box.vision.sim.simbox import FPS, SimBox
+from faro_box.vision.track import Tracker
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("demo", help="deal a simulated faro deal through the whole box (no hardware)")
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fast", action="store_true", help="do not wait for the camera's frame rate")
     parser.add_argument("--port", type=int, default=None,
                         help="web display port (0: any free port; default 8000, or any free port when 8000 is taken)")
@@ -34,8 +46,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _write_png(path: Path, image: Any) -> None:
-    import cv2
-
     ok, data = cv2.imencode(".png", image)
     if not ok:
         raise VisionError(f"cannot encode the snapshot {path.name!r}")
@@ -43,14 +53,6 @@ def _write_png(path: Path, image: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from faro_box.demo.faro import Demo, stacked_deck
-    from faro_box.devices.case_keeper import RecordingCaseKeeper
-    from faro_box.table.journal import Journal
-    from faro_box.table.table import Table
-    from faro_box.vision.reader import Reader
-    from faro_box.vision.sim.simbox import FPS, SimBox
-    from faro_box.vision.track import Tracker
-
     if args.port is not None and not 0 <= args.port <= 65535:
         raise DeviceError(f"--port must be 0..65535, not {args.port!r}")
     out = sys.stdout
@@ -83,8 +85,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _attach_terminal(table: Any, out: Any, lang: str) -> None:
-    from faro_box.display.terminal import TerminalView
-
     TerminalView(out, lang=lang).attach(table)
 
 
@@ -92,9 +92,6 @@ DEFAULT_PORT = 8000
 
 
 def _start_web(table: Any, port: int | None, snapshots: Path, lang: str, out: Any) -> Any:
-    from faro_box.display.pin import hash_pin
-    from faro_box.display.web import create_app, port_in_use, serve
-
     pin = f"{secrets.randbelow(10**6):06d}"
     app = create_app(table, pin_hash=hash_pin(pin), snapshot_dir=snapshots, lang=lang)
     if port is None:  # the usual port unless another program holds it; a port asked for is kept
@@ -124,8 +121,6 @@ def _report(result: Any, out: Any) -> None:
 
 
 def _wait_for_interrupt() -> None:
-    import threading
-
     try:
         threading.Event().wait()
     except KeyboardInterrupt:

@@ -9,14 +9,17 @@ import sys
 import time
 from pathlib import Path
 
+import serial
+
+from faro_box.devices.servo_case_keeper import ServoCaseKeeper
+from faro_box.devices.servo_frames import parse_positions_line
 from faro_box.errors import ConfigError, DeviceError
 
 DEFAULT_PORT = "/dev/ttyACM0"
 FIRMWARE_DIR = Path(__file__).resolve().parents[1] / "firmware"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("firmware", help="install or check the Pico case-keeper firmware")
+def configure(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     install = actions.add_parser("install", help="copy firmware/ to a Pico with mpremote and reset it")
     install.add_argument("--port", default=DEFAULT_PORT, help=f"the Pico's serial port (default {DEFAULT_PORT})")
@@ -37,8 +40,6 @@ def firmware_files(directory: Path) -> list[Path]:
 
 def release_to_repl(port: str) -> bool:
     """Ask a running firmware to hand the line back to MicroPython's REPL (it ignores Ctrl-C)."""
-    import serial
-
     try:
         with serial.Serial(port, 115200, timeout=0.5) as line:
             line.write(b"\nREPL\n")
@@ -79,9 +80,6 @@ def run_install(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from faro_box.devices.servo_case_keeper import ServoCaseKeeper
-    from faro_box.devices.servo_frames import parse_positions_line
-
     keeper = ServoCaseKeeper(args.port)
     try:
         started = time.perf_counter()

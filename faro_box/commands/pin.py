@@ -10,18 +10,16 @@ import argparse
 import getpass
 import sys
 
+from faro_box.display.pin import hash_pin
 from faro_box.errors import ConfigError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("pin", help="print the hash of the dealer's PIN for the configuration")
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stdin", action="store_true", help="read the PIN as one line from standard input")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from faro_box.display.pin import hash_pin
-
     if args.stdin:
         pin = sys.stdin.readline().rstrip("\r\n")
     else:

@@ -40,6 +40,9 @@ from faro_box.exhibit.sources import ExhibitDeal
 from faro_box.table.commands import EndDeal, Misdeal
 from faro_box.table.journal import MEMORY, Journal
 from faro_box.table.table import Table
+from faro_box.vision.reader import Reader
+from faro_box.vision.sim.simbox import FPS, SimBox
+from faro_box.vision.track import Tracker
 
 log = logging.getLogger("faro_box.exhibit")
 
@@ -284,7 +287,6 @@ class Exhibition:
         self._release_memory = release_memory
         self._out = _LogLines(log)
         if reader is None:
-            from faro_box.vision.reader import Reader
             reader = Reader()
         self.reader = reader
         show.on_hold = None if fast else self.pacer.hold
@@ -319,9 +321,6 @@ class Exhibition:
         return self.dealt
 
     def _deal(self, deal: ExhibitDeal) -> DealReport:
-        from faro_box.vision.sim.simbox import FPS, SimBox
-        from faro_box.vision.track import Tracker
-
         started = self._clock()
         box = SimBox(deal.deck, seed=self.seed + self.dealt, cards=deal.cards,
                      still=(3, 6) if self.fast else (8, 24))

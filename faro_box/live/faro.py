@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from faro_box.cards import DECK_SIZE, Card
+from faro_box.devices.buttons import ButtonAction, DealerButtons
 from faro_box.errors import FaroBoxError, RuleError
 from faro_box.table.commands import CardSeen, CardUnread, Command, UndoCard
 from faro_box.table.table import Table
@@ -220,8 +221,6 @@ class TrackerBridge:
 def table_buttons(table: Table, settings: Any, act: Callable[[Any, dict[str, Any]], None]) -> Any:
     """The dealer's GPIO buttons on ``table``: ``act(action, state)`` does what a press means in
     the game at hand; a refusal is logged, a stuck button is a fault on the display until freed."""
-    from faro_box.devices.buttons import ButtonAction, DealerButtons
-
     def pressed(action: ButtonAction) -> None:
         try:
             act(action, table.state())
