@@ -93,5 +93,5 @@ def _read(source: str) -> str:
         raise ScriptError(f"deal script {source!r} is not UTF-8 text: {exc}") from None
 
 
-def _parse(text: str, source: str) -> object:
+def _parse(text: str, source: str) -> Any:
     return limited_loads(text, f"deal script {source!r}")
