@@ -13,8 +13,9 @@ import time
 from pathlib import Path
 
 from faro_box.commands.demo import _start_web, _wait_for_interrupt
+from faro_box.commands.options import check_port, check_seed
 from faro_box.demo.baccarat import BankDemo
-from faro_box.errors import DeviceError
+from faro_box.errors import UsageError
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
 from faro_box.vision.reader import Reader
@@ -33,10 +34,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 0 <= args.port <= 65535:
-        raise DeviceError(f"--port must be 0..65535, not {args.port!r}")
+    check_seed(args.seed)
+    check_port(args.port)
     if not 1 <= args.coups <= 50:
-        raise DeviceError(f"--coups must be 1..50, not {args.coups!r}")
+        raise UsageError(f"--coups must be 1..50, not {args.coups!r}")
     out = sys.stdout
     journal = Journal(args.journal) if args.journal else Journal()
     server = None

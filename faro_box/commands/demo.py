@@ -19,12 +19,13 @@ from typing import Any
 
 import cv2
 
+from faro_box.commands.options import check_port, check_seed
 from faro_box.demo.faro import Demo, stacked_deck
 from faro_box.devices.case_keeper import RecordingCaseKeeper
 from faro_box.display.pin import hash_pin
 from faro_box.display.terminal import TerminalView
 from faro_box.display.web import create_app, port_in_use, serve
-from faro_box.errors import DeviceError, VisionError
+from faro_box.errors import VisionError
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
 from faro_box.vision.reader import Reader
@@ -53,8 +54,9 @@ def _write_png(path: Path, image: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.port is not None and not 0 <= args.port <= 65535:
-        raise DeviceError(f"--port must be 0..65535, not {args.port!r}")
+    check_seed(args.seed)
+    if args.port is not None:
+        check_port(args.port)
     out = sys.stdout
     # --fast: the cards rest fewer frames in view, the hand moves briskly and the camera shakes by
     # whole pixels (fewer, cheaper frames to draw); every card is still read from the frames.

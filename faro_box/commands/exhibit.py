@@ -17,12 +17,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from faro_box.commands.options import check_port
 from faro_box.config import load_config
 from faro_box.devices.case_keeper import open_case_keeper
 from faro_box.display.pin import hash_pin
 from faro_box.display.speech import Speaker
 from faro_box.display.web import create_app, serve
-from faro_box.errors import ConfigError, DeviceError, ScriptError
+from faro_box.errors import ConfigError, ScriptError
 from faro_box.exhibit.loop import Exhibition, TableHub
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.sources import load_sources
@@ -92,8 +93,7 @@ def run(args: argparse.Namespace) -> int:
     host = args.host or (display.host if display else "127.0.0.1")
     port = args.port if args.port is not None else (display.port if display else 8000)
     lang = args.lang or (display.language if display else "en")
-    if not 0 <= port <= 65535:
-        raise DeviceError(f"--port must be 0..65535, not {port!r}")
+    check_port(port)
     deals = load_sources(args.sources)
     handler = setup_logging(args.log)
     log = logging.getLogger("faro_box.exhibit")

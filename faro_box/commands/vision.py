@@ -21,6 +21,7 @@ import numpy as np
 
 from faro_box.cards import FULL_DECK, Card, CardError, Rank
 from faro_box.errors import VisionError
+from faro_box.image_files import read_image
 from faro_box.vision.locate import find_card, parse_window, warp_quad
 from faro_box.vision.profile import DeckProfile, View, build_profile, sample_from_view
 from faro_box.vision.reader import Reader
@@ -74,10 +75,7 @@ def load_labels(csv_path: str | Path) -> list[Label]:
 def load_image(path: Path) -> np.ndarray:
     if not path.is_file():
         raise VisionError(f"no image file at {str(path)!r}")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise VisionError(f"{str(path)!r} is not an image OpenCV can read")
-    return image
+    return read_image(path)
 
 
 def parse_window_arg(text: str | None) -> list[float] | None:
