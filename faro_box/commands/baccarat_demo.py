@@ -12,7 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from faro_box.commands.demo import _start_web, _wait_for_interrupt
+from faro_box.commands.demo import _start_web, hold_display
 from faro_box.commands.options import check_port, check_seed
 from faro_box.demo.baccarat import BankDemo
 from faro_box.errors import UsageError
@@ -29,7 +29,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="the shuffle and the simulated camera (default 1)")
     parser.add_argument("--coups", type=int, default=3, help="coups before the banker leaves (default 3)")
     parser.add_argument("--lang", default="en", choices=("en", "ru", "fr"), help="language of the announcements")
-    parser.add_argument("--hold", action="store_true", help="keep the web display running until Ctrl-C")
+    parser.add_argument("--no-hold", dest="hold", action="store_false",
+                        help="end with the bank (by default the web display stays up until Ctrl-C)")
     parser.set_defaults(func=run)
 
 
@@ -59,8 +60,7 @@ def run(args: argparse.Namespace) -> int:
                 print("Checked: `faro-box settle` settles the exported bank to the same balances.", file=out)
             print("Final chips: " + ", ".join(f"{p} {c}" for p, c in result.balances.items()), file=out, flush=True)
             if server is not None and args.hold:
-                print(f"The display stays at {server.url}/ : Ctrl-C to stop.", file=out, flush=True)
-                _wait_for_interrupt()
+                hold_display(server, out)
         finally:
             if server is not None:
                 server.stop()

@@ -3,8 +3,9 @@ the real reader and tracker, the table, the fake case-keeper, the web display an
 
 ``--fast`` runs the frames as fast as the machine reads them; ``--seed``, ``--port`` and
 ``--journal`` make a run repeatable (with a journal, an interrupted demo carries on where it
-stopped). Exits 0 at the end of the deal, after the final balances, when every card the table
-recorded is the card the box dealt.
+stopped). With the web display, the pages stay up after the deal until Ctrl-C (``--no-hold``:
+end with the deal), so a newcomer who opens the printed address still finds the table. Exits 0,
+after the final balances, when every card the table recorded is the card the box dealt.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import cv2
 from faro_box.commands.options import check_port, check_seed
 from faro_box.demo.faro import Demo, stacked_deck
 from faro_box.devices.case_keeper import RecordingCaseKeeper
+from faro_box.display.announce import balances_text
 from faro_box.display.pin import hash_pin
 from faro_box.display.terminal import TerminalView
 from faro_box.display.web import create_app, port_in_use, serve
@@ -41,8 +43,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--journal", metavar="PATH", help="journal the deal in this SQLite file (default: memory)")
     parser.add_argument("--seed", type=int, default=1, help="the shuffle and the simulated camera (default 1)")
     parser.add_argument("--lang", default="en", choices=("en", "ru", "fr"), help="language of the announcements")
-    parser.add_argument("--hold", action="store_true",
-                        help="keep the web display running after the deal until Ctrl-C")
+    parser.add_argument("--no-hold", dest="hold", action="store_false",
+                        help="end with the deal (by default the web display stays up until Ctrl-C)")
     parser.set_defaults(func=run)
 
 
@@ -69,25 +71,24 @@ def run(args: argparse.Namespace) -> int:
     server = None
     with tempfile.TemporaryDirectory(prefix="faro-box-demo-") as snapshots, journal:
         table = Table(journal, RecordingCaseKeeper())
-        _attach_terminal(table, out, args.lang)
         if not args.no_web:
             server = _start_web(table, args.port, Path(snapshots), args.lang, out)
+        view = TerminalView(out, lang=args.lang)
+        view.attach(table)
         try:
-            demo = Demo(table, box, tracker, realtime=not args.fast, fps=FPS, out=out,
+            demo = Demo(table, box, tracker, realtime=not args.fast, fps=FPS, out=view,  # type: ignore[arg-type]
                         snapshot_dir=Path(snapshots), write_image=_write_png)
-            result = demo.run()
-            _report(result, out)
+            try:
+                result = demo.run()
+            finally:
+                view.close()
+            _report(result, out, args.lang)
             if server is not None and args.hold:
-                print(f"The display stays at {server.url}/ : Ctrl-C to stop.", file=out, flush=True)
-                _wait_for_interrupt()
+                hold_display(server, out)
         finally:
             if server is not None:
                 server.stop()
     return 1 if result.wrong or result.settled != result.balances else 0
-
-
-def _attach_terminal(table: Any, out: Any, lang: str) -> None:
-    TerminalView(out, lang=lang).attach(table)
 
 
 DEFAULT_PORT = 8000
@@ -105,7 +106,7 @@ def _start_web(table: Any, port: int | None, snapshots: Path, lang: str, out: An
     return server
 
 
-def _report(result: Any, out: Any) -> None:
+def _report(result: Any, out: Any, lang: str) -> None:
     if result.wrong:
         shown = ", ".join(str(i + 1) for i in result.wrong[:10])
         print(f"WRONG: the table recorded other cards than the box dealt at card(s) {shown}.", file=out)
@@ -118,11 +119,12 @@ def _report(result: Any, out: Any) -> None:
         print(f"WRONG: `faro-box settle` settles the exported deal to {result.settled}.", file=out)
     else:
         print("Checked: `faro-box settle` settles the exported deal script to the same balances.", file=out)
-    balances = ", ".join(f"{who} {amount:+g}" for who, amount in result.balances.items())
-    print(f"Final balances: {balances}", file=out, flush=True)
+    print(f"Final balances: {balances_text(result.balances, lang)}", file=out, flush=True)
 
 
-def _wait_for_interrupt() -> None:
+def hold_display(server: Any, out: Any) -> None:
+    """Keep the pages up after the demo, until Ctrl-C."""
+    print(f"The display stays at {server.url}/ until Ctrl-C.", file=out, flush=True)
     try:
         threading.Event().wait()
     except KeyboardInterrupt:

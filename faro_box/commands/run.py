@@ -76,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
         lang = config.display.language
         snapshots = Path(config.snapshots) if config.snapshots else Path(config.journal).parent / "snapshots"
         if config.display.terminal:
-            TerminalView(sys.stdout, lang=lang).attach(table)
+            view = TerminalView(sys.stdout, lang=lang)
+            view.attach(table)
+            closers.append(view.close)
         if config.display.lcd.enabled:
             LcdView(RplcdLcd(config.display.lcd.address, config.display.lcd.bus)).attach(table)
         if config.display.web:
