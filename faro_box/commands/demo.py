@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         view = TerminalView(out, lang=args.lang)
         view.attach(table)
         try:
-            demo = Demo(table, box, tracker, realtime=not args.fast, fps=FPS, out=view,  # type: ignore[arg-type]
+            demo = Demo(table, box, tracker, realtime=not args.fast, fps=FPS, out=view,
                         snapshot_dir=Path(snapshots), write_image=_write_png)
             try:
                 result = demo.run()
