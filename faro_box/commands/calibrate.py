@@ -9,13 +9,14 @@ so the picture shows what to fix), 1 on an error.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import cv2
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
 
 from faro_box.commands.track import parse_corners
 from faro_box.config import load_config, parse_config
@@ -89,43 +90,30 @@ def _toml_window(window: Any) -> str:
     return "[" + ", ".join(f"[{x:.1f}, {y:.1f}]" for x, y in window) + "]"
 
 
-_TABLE = re.compile(r"^\s*\[\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]\s*(#.*)?$")
-_WINDOW_KEY = re.compile(r"^\s*window\s*=")
-
-
 def write_window(path: Path, window: Any) -> None:
     """Set ``window`` in the [camera] table of the TOML file at ``path`` (created if absent),
-    leaving every other line as it was. The camera table is checked with the configuration's
-    own rules before the file is replaced; a bad result changes nothing."""
+    keeping everything else, the person's comments and layout included (tomlkit edits the document
+    rather than rewriting it). The camera table is checked with the configuration's own rules
+    before the file is replaced; a bad result changes nothing."""
     try:
         text = path.read_text(encoding="utf-8") if path.exists() else ""
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read the configuration {str(path)!r}: {exc}") from None
-    line = f"window = {_toml_window(window)}"
-    lines = text.splitlines()
-    start = next((i for i, s in enumerate(lines) if (m := _TABLE.match(s)) and m.group(1) == "camera"), None)
-    if start is None:
-        lines += ([""] if lines and lines[-1].strip() else []) + ["[camera]", line]
-    else:
-        end = next((i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("[")
-                    and _TABLE.match(lines[i])), len(lines))
-        key = next((i for i in range(start + 1, end) if _WINDOW_KEY.match(lines[i])), None)
-        if key is None:
-            lines.insert(start + 1, line)
-        else:
-            stop = key + 1
-            depth = lines[key].count("[") - lines[key].count("]")
-            while depth > 0 and stop < end:  # a window written over several lines
-                depth += lines[stop].count("[") - lines[stop].count("]")
-                stop += 1
-            lines[key:stop] = [line]
-    new = "\n".join(lines) + "\n"
     try:
-        camera = tomllib.loads(new).get("camera", {})
-    except tomllib.TOMLDecodeError as exc:
+        doc = tomlkit.parse(text)
+    except TOMLKitError as exc:
         raise ConfigError(f"the configuration {str(path)!r} is not valid TOML, not changed: {exc}") from None
-
-    parse_config({"camera": camera, "display": {"web": False}})  # ConfigError names the key
+    camera = doc.get("camera")
+    if camera is None:
+        camera = tomlkit.table()
+        doc["camera"] = camera
+    elif not isinstance(camera, dict):
+        raise ConfigError(f"the configuration {str(path)!r} has camera = {camera!r}, not a [camera] table: "
+                          "not changed")
+    camera["window"] = [[round(float(x), 1), round(float(y), 1)] for x, y in window]
+    new = tomlkit.dumps(doc)
+    camera_values = tomllib.loads(new).get("camera", {})
+    parse_config({"camera": camera_values, "display": {"web": False}})  # ConfigError names the key
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_text(new, encoding="utf-8")
