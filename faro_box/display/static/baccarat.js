@@ -6,35 +6,9 @@ window.Baccarat = (function () {
   const F = window.Faro;
   const GAME = "baccarat_banque";
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-  const TEXTS = {
-    en: { title: "Baccarat Banque", bank: "Bank", coup: "Coup", fund: "Fund", cover: "cover left",
-          right: "Right", left: "Left", banker: "Banker", win: "wins", lose: "loses", push: "tie",
-          shoe: "The shoe", cards: "cards left", balances: "Chips", bets: "Bets", natural: "natural",
-          cheval: "à cheval", banco: "banco", ended: "The bank is over", active: "plays",
-          waiting: { bets: "Place your bets", confirm: "A card waits for the dealer",
-                     card_right: "A card for right", card_left: "A card for left", card_banker: "A card for the banker",
-                     call_right: "Right: a card or stand?", call_left: "Left: a card or stand?",
-                     call_banker: "The banker draws or stands" } },
-    ru: { title: "Баккара-банк", bank: "Банк", coup: "Кон", fund: "Фонд", cover: "покрытие",
-          right: "Правая", left: "Левая", banker: "Банкир", win: "выигрыш", lose: "проигрыш", push: "ничья",
-          shoe: "Башмак", cards: "карт осталось", balances: "Фишки", bets: "Ставки", natural: "натуральная",
-          cheval: "à cheval", banco: "банко", ended: "Банк окончен", active: "играет",
-          waiting: { bets: "Делайте ставки", confirm: "Карта ждёт подтверждения",
-                     card_right: "Карта правой", card_left: "Карта левой", card_banker: "Карта банкиру",
-                     call_right: "Правая: карту или стоп?", call_left: "Левая: карту или стоп?",
-                     call_banker: "Банкир добирает или стоит" } },
-    fr: { title: "Baccara banque", bank: "Banque", coup: "Coup", fund: "Fonds", cover: "couverture",
-          right: "Droite", left: "Gauche", banker: "Banquier", win: "gagne", lose: "perd", push: "égalité",
-          shoe: "Le sabot", cards: "cartes restantes", balances: "Jetons", bets: "Mises", natural: "naturelle",
-          cheval: "à cheval", banco: "banco", ended: "La banque est terminée", active: "joue",
-          waiting: { bets: "Faites vos jeux", confirm: "Une carte attend le croupier",
-                     card_right: "Une carte pour la droite", card_left: "Une carte pour la gauche",
-                     card_banker: "Une carte pour le banquier", call_right: "Droite : carte ou non ?",
-                     call_left: "Gauche : carte ou non ?", call_banker: "Le banquier tire ou reste" } },
-  };
   const el = F.el, clear = F.clear;
 
-  function texts(lang) { return TEXTS[lang] || TEXTS.en; }
+  function texts(lang) { return F.viewTexts("baccarat", lang); }
   function isBank(state) { return !!state && state.game === GAME; }
 
   function renderStatus(root, s, t) {
@@ -42,7 +16,7 @@ window.Baccarat = (function () {
     root.appendChild(el("span", "deal", t.title));
     if (s.bank !== null && s.bank !== undefined) root.appendChild(el("span", "", t.bank + " " + s.bank));
     if (s.coup) root.appendChild(el("span", "turnno", t.coup + " " + s.coup));
-    if (s.shoe && s.shoe.remaining !== null) root.appendChild(el("span", "boxcount", s.shoe.remaining + " " + t.cards));
+    if (s.shoe && s.shoe.remaining !== null) root.appendChild(el("span", "boxcount", F.count(t, "cardsLeft", s.shoe.remaining)));
   }
 
   function hand(s, t, seat) {
