@@ -122,6 +122,8 @@ def test_every_text_a_page_asks_for_is_in_the_catalogue():
     js = (STATIC[0] / "dealer.js").read_text(encoding="utf-8")
     keys += re.findall(r'\btx\("(\w+)"', js)
     assert len(keys) > 40 and not [k for k in keys if k not in dealer]
+    desk = re.findall(r'\btx\("(\w+)"', (STATIC[0] / "baccarat.js").read_text(encoding="utf-8"))
+    assert len(desk) > 20 and not [k for k in desk if k not in catalogue()["baccaratDesk"]]
     counted = re.findall(r'count\(\w+, "(\w+)"', "".join(p.read_text(encoding="utf-8") for f in STATIC
                                                         for p in f.glob("*.js")))
     views = catalogue()

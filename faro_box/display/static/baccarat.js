@@ -124,6 +124,9 @@ window.Baccarat = (function () {
   // ---- the dealer's desk: bets, calls, cards by hand, undo, the banker leaving -----------------
   function desk(root) {
     let csrf = null, msg = null, player = null;
+    // The desk is built once, in the box's language.
+    const D = F.viewTexts("baccaratDesk", window.FaroLang || "en");
+    const tx = function (key, fields) { return F.fill(D[key], fields); };
     const say = function (text, ok) {
       const m = document.getElementById("bac-message");
       m.textContent = text || "";
@@ -133,7 +136,7 @@ window.Baccarat = (function () {
     async function send(body, done) {
       if (!csrf) {
         const r = await fetch("/api/session", { credentials: "same-origin" });
-        if (r.status !== 200) { say("Log in with the PIN first.", false); return false; }
+        if (r.status !== 200) { say(tx("loginFirst"), false); return false; }
         csrf = (await r.json()).csrf;
       }
       const response = await fetch("/api/command", {
@@ -141,9 +144,9 @@ window.Baccarat = (function () {
         headers: { "content-type": "application/json", "x-csrf-token": csrf }, body: JSON.stringify(body),
       });
       let doc = {};
-      try { doc = await response.json(); } catch (e) { doc = { error: "the server sent no JSON" }; }
+      try { doc = await response.json(); } catch (e) { doc = { error: tx("noJson") }; }
       if (response.status === 403 || response.status === 401) csrf = null;
-      if (response.status !== 200) { say(doc.error || ("refused (" + response.status + ")"), false); return false; }
+      if (response.status !== 200) { say(doc.error || tx("refused", { status: response.status }), false); return false; }
       say(done || "", true);
       return true;
     }
@@ -164,11 +167,11 @@ window.Baccarat = (function () {
     }
 
     const start = el("div", "row");
-    const players = input("bac-players", "text", "ann:right, bob:left, cy:right");
-    const banker = input("bac-banker", "text", "banker");
-    const fund = input("bac-fund", "number", "fund", "10");
+    const players = input("bac-players", "text", tx("playersExample"));
+    const banker = input("bac-banker", "text", tx("banker"));
+    const fund = input("bac-fund", "number", tx("fund"), "10");
     start.appendChild(players); start.appendChild(banker); start.appendChild(fund);
-    start.appendChild(button("Start bank", "primary", function () {
+    start.appendChild(button(tx("startBank"), "primary", function () {
       const order = [], sides = {};
       players.value.split(",").map(function (x) { return x.trim(); }).filter(Boolean).forEach(function (item) {
         const parts = item.split(":");
@@ -176,42 +179,42 @@ window.Baccarat = (function () {
         sides[parts[0].trim()] = (parts[1] || "right").trim();
       });
       send({ type: "start_bank", players: order, sides: sides, banker: banker.value.trim(),
-             fund: parseInt(fund.value, 10) }, "The bank is open.");
+             fund: parseInt(fund.value, 10) }, tx("bankOpen"));
     }));
     const live = el("div", "");
-    root.appendChild(el("h2", "", "Baccarat Banque"));
+    root.appendChild(el("h2", "", tx("title")));
     const message = el("div", "message");
     message.id = "bac-message";
     message.setAttribute("role", "status");
     root.appendChild(message);
     root.appendChild(live);
-    root.appendChild(el("h2", "", "New bank"));
+    root.appendChild(el("h2", "", tx("newBank")));
     root.appendChild(start);
 
     // Inputs live outside the redrawn part, so a message arriving never wipes what the dealer types.
     const who = el("div", "row"), calls = el("div", "row"), pending = el("div", "row");
     const bet = el("div", "row"), cards = el("div", "row");
-    const stake = input("bac-stake", "number", "stake", "1");
+    const stake = input("bac-stake", "number", tx("stake"), "1");
     const cheval = document.createElement("input"); cheval.type = "checkbox"; cheval.id = "bac-cheval";
     const cut = document.createElement("input"); cut.type = "checkbox"; cut.id = "bac-cut";
     bet.appendChild(stake);
-    bet.appendChild(el("label", "", "à cheval")); bet.appendChild(cheval);
-    bet.appendChild(el("label", "", "cut to cover")); bet.appendChild(cut);
-    bet.appendChild(button("Bet", "primary", function () {
+    bet.appendChild(el("label", "", tx("cheval"))); bet.appendChild(cheval);
+    bet.appendChild(el("label", "", tx("cutToCover"))); bet.appendChild(cut);
+    bet.appendChild(button(tx("bet"), "primary", function () {
       send({ type: "bank_bet", player: player, stake: parseInt(stake.value, 10), cheval: cheval.checked,
-             cut: cut.checked }, "Bet taken.");
+             cut: cut.checked }, tx("betTaken"));
     }));
-    bet.appendChild(button("Banco", "", function () { send({ type: "banco", player: player }, "Banco."); }));
-    bet.appendChild(button("Leave winnings on", "", function () {
-      send({ type: "leave_on", player: player, cheval: cheval.checked, cut: cut.checked }, "Left on.");
+    bet.appendChild(button(tx("banco"), "", function () { send({ type: "banco", player: player }, tx("bancoDone")); }));
+    bet.appendChild(button(tx("leaveOn"), "", function () {
+      send({ type: "leave_on", player: player, cheval: cheval.checked, cut: cut.checked }, tx("leftOn"));
     }));
-    const card = input("bac-card", "text", "e.g. QH");
+    const card = input("bac-card", "text", tx("cardExample"));
     cards.appendChild(card);
-    cards.appendChild(button("Enter card", "", function () {
-      send({ type: "bank_confirm", card: card.value.trim() }, "Card " + card.value.trim() + " entered.");
+    cards.appendChild(button(tx("enterCard"), "", function () {
+      send({ type: "bank_confirm", card: card.value.trim() }, tx("cardEntered", { card: card.value.trim() }));
     }));
-    cards.appendChild(button("Undo last card", "danger", function () { send({ type: "bank_undo" }, "Card taken back."); }));
-    cards.appendChild(button("Banker leaves", "danger", function () { send({ type: "bank_leave" }, "The banker leaves."); }));
+    cards.appendChild(button(tx("undo"), "danger", function () { send({ type: "bank_undo" }, tx("takenBack")); }));
+    cards.appendChild(button(tx("bankerLeaves"), "danger", function () { send({ type: "bank_leave" }, tx("bankerLeft")); }));
     const table = el("div", "");
     [table, who, bet, calls, pending, cards].forEach(function (n) { live.appendChild(n); });
 
@@ -239,17 +242,17 @@ window.Baccarat = (function () {
       const waiting = String(s.waiting || "");
       if (waiting.indexOf("call_") === 0) {
         const seat = waiting.slice(5);
-        calls.appendChild(button(t[seat] + ": card", "primary", function () {
-          send({ type: "bank_call", seat: seat, draw: true }, t[seat] + ": card.");
+        calls.appendChild(button(tx("seatCard", { seat: t[seat] }), "primary", function () {
+          send({ type: "bank_call", seat: seat, draw: true }, tx("seatCardDone", { seat: t[seat] }));
         }));
-        calls.appendChild(button(t[seat] + ": stand", "", function () {
-          send({ type: "bank_call", seat: seat, draw: false }, t[seat] + ": stands.");
+        calls.appendChild(button(tx("seatStand", { seat: t[seat] }), "", function () {
+          send({ type: "bank_call", seat: seat, draw: false }, tx("seatStands", { seat: t[seat] }));
         }));
       }
       clear(pending);
       if (s.pending) {
         (s.pending.candidates || []).forEach(function (c) {
-          pending.appendChild(button(c + "?", "primary", function () { send({ type: "bank_confirm", card: c }, c + " confirmed."); }));
+          pending.appendChild(button(c + "?", "primary", function () { send({ type: "bank_confirm", card: c }, tx("confirmed", { card: c })); }));
         });
       }
     }
