@@ -37,17 +37,18 @@ def plural_category(lang: str, n: float) -> str:
     return str(Locale.parse(lang).plural_form(n))
 
 
-def text(view: str, key: str, lang: str, n: float | None = None, **fields: object) -> str:
-    """The text ``key`` of ``view`` in ``lang``; a plural one is chosen by ``n`` (``{n}`` in it)."""
+def text(view: str, key: str, lang: str, count: float | None = None, /, **fields: object) -> str:
+    """The text ``key`` of ``view`` in ``lang`` with its ``{fields}``; a plural one is chosen by
+    ``count``, which its forms show as ``{n}``."""
     if lang not in LANGUAGES:
         raise ScriptError(f"unknown language {lang!r}: use one of {', '.join(LANGUAGES)}")
     entry = catalogue()[view][key][lang]
     if isinstance(entry, Mapping) and "plural" in entry:
-        if n is None:
+        if count is None:
             raise ScriptError(f"the text {view}.{key} needs a count")
         forms = entry["plural"]
-        entry = forms.get(plural_category(lang, n), forms["other"])
-        fields = {"n": n, **fields}
+        entry = forms.get(plural_category(lang, count), forms["other"])
+        fields = {"n": count, **fields}
     if not isinstance(entry, str):
         raise ScriptError(f"the text {view}.{key} is a table, not one text")
     return entry.format(**fields) if fields else entry

@@ -3,7 +3,7 @@
 On a terminal the table is drawn once and redrawn in place after each command (rich's Live), the
 announcements scrolling above it. Anywhere else (a pipe, a log, systemd's journal) it writes
 plain lines: the table once when attached, then each announcement, a card waiting for the dealer
-and each fault, one line apiece. ``style="table"`` writes the whole table as a block after each
+and each fault, one line apiece, and the final table of each deal or bank when it ends. ``style="table"`` writes the whole table as a block after each
 command (a test, or a log that wants every state).
 """
 
@@ -28,8 +28,8 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 Style = Literal["live", "lines", "table"]
 
 
-def _t(key: str, lang: str, n: float | None = None, **fields: object) -> str:
-    return text("terminal", key, lang, n, **fields)
+def _t(key: str, lang: str, count: float | None = None, /, **fields: object) -> str:
+    return text("terminal", key, lang, count, **fields)
 
 
 def _bet_text(bet: Mapping[str, Any], lang: str) -> str:
@@ -77,7 +77,7 @@ def fault_lines(state: Mapping[str, Any], lang: str = "en") -> list[str]:
 def render_text(state: Mapping[str, Any], announcements: Sequence[str] = (), lang: str = "en") -> str:
     """The whole table as plain text: layout with counts, bets, case-keeper, last turn, balances."""
     if is_bank(state):
-        return render_bank_text(state, announcements)
+        return render_bank_text(state, announcements, lang)
     lines: list[str] = []
     deal = state.get("deal")
     if deal is None:
@@ -135,6 +135,7 @@ class TerminalView:
         self._said_pending: object = None
         self._said_faults: list[str] = []
         self._partial = ""
+        self._ended = False
 
     def attach(self, table: Any) -> Callable[[], None]:
         state = table.state()
@@ -147,6 +148,7 @@ class TerminalView:
         else:
             self._write(render_text(state, (), self._lang) + ("\n" if self.style == "table" else ""))
             self._said_pending, self._said_faults = pending_line(state, self._lang), fault_lines(state, self._lang)
+            self._ended = bool(state.get("ended"))
         return table.subscribe(self.on_event)
 
     def on_event(self, event: Mapping[str, Any], state: Mapping[str, Any]) -> None:
@@ -172,6 +174,10 @@ class TerminalView:
             out.append(waiting)
         out += [line for line in faults if line not in self._said_faults]
         self._said_pending, self._said_faults = waiting, faults
+        ended = bool(state.get("ended"))
+        if ended and not self._ended:  # a deal or a bank is over: its final table, once, for the log
+            out.append(render_text(state, (), self._lang).rstrip("\n"))
+        self._ended = ended
         if out:
             self._write("\n".join(out) + "\n")
 
