@@ -152,6 +152,7 @@ def _start_web(table: Any, config: Any, snapshots: Path) -> Any:
                      speaker=Speaker() if config.display.speech else None)
     snapshots.mkdir(parents=True, exist_ok=True)
     server = serve(app, config.display.host, config.display.port, background=True)
+    assert server is not None  # background=True always returns the running server
     log.info("display at %s/ (dealer page %s/dealer)", server.url, server.url)
     return server
 
