@@ -183,3 +183,20 @@ def test_an_interrupted_demo_resumes_from_the_journal_where_the_box_shows_its_la
     whole = Demo(Table(Journal()), box, Tracker(Reader(), window=box.window.tolist()), realtime=False, fps=FPS,
                  out=io.StringIO()).run()
     assert result.balances == whole.balances     # as if the power had never gone
+
+
+@pytest.mark.slow
+def test_the_demos_speak_the_chosen_language():
+    faro = subprocess.run([*FARO_BOX, "demo", "--fast", "--no-web", "--seed", "3", "--lang", "ru"],
+                          capture_output=True, text=True, timeout=900)
+    assert faro.returncode == 0, faro.stderr
+    assert "Все 52 карты записаны как сданные" in faro.stdout
+    assert "Проверено: `faro-box settle`" in faro.stdout
+    final = [x for x in faro.stdout.splitlines() if x.startswith("Итоговый счёт: ")]
+    assert len(final) == 1 and "Банк " in final[0]
+    assert "Талия 1 (foster)" in faro.stdout and "Deal 1" not in faro.stdout
+    bank = subprocess.run([*FARO_BOX, "baccarat-demo", "--fast", "--no-web", "--coups", "1", "--lang", "fr"],
+                          capture_output=True, text=True, timeout=900)
+    assert bank.returncode == 0, bank.stderr
+    assert "1\u00a0coup" not in bank.stdout and "1 coup\u00a0; cartes lues par la caméra" in bank.stdout
+    assert "Jetons à la fin\u00a0: " in bank.stdout and "Vérifié\u00a0: `faro-box settle`" in bank.stdout

@@ -12,9 +12,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from faro_box.commands.demo import _start_web, hold_display
+from faro_box.commands.demo import _start_web, hold_display, say
 from faro_box.commands.options import check_port, check_seed
 from faro_box.demo.baccarat import BankDemo
+from faro_box.display.announce import player_name
 from faro_box.errors import UsageError
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
@@ -50,17 +51,18 @@ def run(args: argparse.Namespace) -> int:
             demo = BankDemo(table, Reader(), seed=args.seed, coups=args.coups, out=out, lang=args.lang,
                             pause=None if args.fast else (lambda: time.sleep(1 / 15)))
             result = demo.run()
-            print(f"{result.coups} coup(s); {result.read} card(s) read by the camera, {result.confirmed} named "
-                  "by the dealer.", file=out)
+            lang = args.lang
+            print(say("coupsRead", lang, result.coups, read=result.read, confirmed=result.confirmed), file=out)
             if result.wrong:
-                print(f"WRONG: the table recorded other cards at shoe position(s) {result.wrong[:10]}.", file=out)
+                print(say("wrongShoe", lang, positions=result.wrong[:10]), file=out)
             if result.settled != result.balances:
-                print(f"WRONG: `faro-box settle` settles the exported bank to {result.settled}.", file=out)
+                print(say("settledBankOther", lang, balances=result.settled), file=out)
             else:
-                print("Checked: `faro-box settle` settles the exported bank to the same balances.", file=out)
-            print("Final chips: " + ", ".join(f"{p} {c}" for p, c in result.balances.items()), file=out, flush=True)
+                print(say("checkedBank", lang), file=out)
+            chips = ", ".join(f"{player_name(p)} {c}" for p, c in result.balances.items())
+            print(say("finalChips", lang, chips=chips), file=out, flush=True)
             if server is not None and args.hold:
-                hold_display(server, out)
+                hold_display(server, out, lang)
         finally:
             if server is not None:
                 server.stop()

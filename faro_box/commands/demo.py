@@ -24,6 +24,7 @@ from faro_box.commands.options import check_port, check_seed
 from faro_box.demo.faro import Demo, stacked_deck
 from faro_box.devices.case_keeper import RecordingCaseKeeper
 from faro_box.display.announce import balances_text
+from faro_box.display.catalogue import text
 from faro_box.display.pin import hash_pin
 from faro_box.display.terminal import TerminalView
 from faro_box.display.web import create_app, port_in_use, serve
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
                 view.close()
             _report(result, out, args.lang)
             if server is not None and args.hold:
-                hold_display(server, out)
+                hold_display(server, out, args.lang)
         finally:
             if server is not None:
                 server.stop()
@@ -101,30 +102,34 @@ def _start_web(table: Any, port: int | None, snapshots: Path, lang: str, out: An
         port = 0 if port_in_use("127.0.0.1", DEFAULT_PORT) else DEFAULT_PORT
     server = serve(app, "127.0.0.1", port, background=True)
     assert server is not None
-    print(f"Audience page: {server.url}/", file=out)
-    print(f"Dealer page:   {server.url}/dealer   (PIN for this demo: {pin})", file=out, flush=True)
+    print(say("audience", lang, url=server.url), file=out)
+    print(say("dealer", lang, url=server.url, pin=pin), file=out, flush=True)
     return server
+
+
+def say(key: str, lang: str, count: float | None = None, /, **fields: object) -> str:
+    """One of the demo's own remarks, in the demo's language."""
+    return text("demo", key, lang, count, **fields)
 
 
 def _report(result: Any, out: Any, lang: str) -> None:
     if result.wrong:
         shown = ", ".join(str(i + 1) for i in result.wrong[:10])
-        print(f"WRONG: the table recorded other cards than the box dealt at card(s) {shown}.", file=out)
+        print(say("wrongCards", lang, cards=shown), file=out)
     elif not result.already_done:
-        print(f"All {len(result.exposed)} cards recorded as dealt: {result.read} read by the camera, "
-              f"{result.confirmed} named by the dealer, the rest by elimination.", file=out)
+        print(say("allRecorded", lang, len(result.exposed), read=result.read, confirmed=result.confirmed), file=out)
     if result.settled is None:
-        print("WRONG: the deal did not come to its end.", file=out)
+        print(say("notEnded", lang), file=out)
     elif result.settled != result.balances:
-        print(f"WRONG: `faro-box settle` settles the exported deal to {result.settled}.", file=out)
+        print(say("settledOther", lang, balances=balances_text(result.settled, lang)), file=out)
     else:
-        print("Checked: `faro-box settle` settles the exported deal script to the same balances.", file=out)
-    print(f"Final balances: {balances_text(result.balances, lang)}", file=out, flush=True)
+        print(say("checkedDeal", lang), file=out)
+    print(say("finalBalances", lang, balances=balances_text(result.balances, lang)), file=out, flush=True)
 
 
-def hold_display(server: Any, out: Any) -> None:
+def hold_display(server: Any, out: Any, lang: str) -> None:
     """Keep the pages up after the demo, until Ctrl-C."""
-    print(f"The display stays at {server.url}/ until Ctrl-C.", file=out, flush=True)
+    print(say("stays", lang, url=server.url), file=out, flush=True)
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
