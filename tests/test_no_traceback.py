@@ -189,3 +189,13 @@ def test_no_command_answers_hostile_arguments_with_a_traceback(command, tmp_path
         if command == "pin":  # a PIN of any bytes is a PIN: it is hashed
             continue
         assert done.returncode != 0, (words, done.stdout[-500:])
+
+
+def test_a_folder_of_frames_with_an_image_too_large_is_one_line(tmp_path, card_photo):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    (frames / "0001.png").write_bytes(card_photo.read_bytes())
+    (frames / "0002.png").write_bytes(_png_claiming(60000, 60000, card_photo))
+    done = faro_box("track", str(frames), "--window", "100,60,540,60,540,420,100,420")
+    assert "Traceback" not in done.stderr and done.returncode != 0, done.stderr
+    assert "0002.png" in done.stderr and "too large" in done.stderr
