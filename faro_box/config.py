@@ -30,8 +30,13 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from faro_box.display.pin import parse_pin_hash
 from faro_box.errors import ConfigError, FaroBoxError
 from faro_box.limits import MAX_CONFIG_CHARS, MAX_FUND, MAX_PLAYERS, read_limited
+from faro_box.rules.baccarat import Bank, Side
+from faro_box.rules.faro import house_profile
+from faro_box.rules.faro.beads import BeadGeometry
+from faro_box.table.baccarat.commands import StartBank
 from faro_box.table.commands import StartDeal
 
 CAMERA_SOURCES = ("picamera2", "synthetic")
@@ -170,8 +175,6 @@ def _pin_hash(key: str, value: object) -> str:
     if not isinstance(value, str) or not value.startswith("scrypt$"):
         # The value is a secret (or a PIN typed in by mistake): never echo it.
         raise ConfigError(f"{key}: expected a hash made by `faro-box pin` (scrypt$...), got something else")
-    from faro_box.display.pin import parse_pin_hash
-
     try:
         parse_pin_hash(value)
     except ConfigError as exc:
@@ -236,8 +239,6 @@ def _geometry_value(key: str, value: object) -> float:
 def _house_rules(key: str, value: object) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise _fail(key, "a table", value)
-    from faro_box.rules.faro import house_profile
-
     try:
         house_profile("foster", value)
     except FaroBoxError as exc:
@@ -395,8 +396,6 @@ class Config:
 
     def start_bank(self) -> Any:
         """The StartBank the configuration names, or None (the dealer's page opens the bank)."""
-        from faro_box.table.baccarat.commands import StartBank
-
         if not self.players:
             return None
         assert self.bank.banker is not None and self.bank.fund is not None  # _check_bank saw to it
@@ -448,8 +447,6 @@ def _check_bank(config: Config, doc: Mapping[str, Any]) -> None:
     for key, value in (("bank.banker", bank.banker), ("bank.fund", bank.fund)):
         if value is None:
             raise ConfigError(f"{key}: a bank with players needs its banker and fund")
-    from faro_box.rules.baccarat import Bank, Side
-
     try:
         start = config.start_bank()
         Bank(start.players, {p: Side(s) for p, s in start.sides.items()}, start.banker, start.fund)
@@ -460,8 +457,6 @@ def _check_bank(config: Config, doc: Mapping[str, Any]) -> None:
 
 
 def _check_whole(config: Config) -> None:
-    from faro_box.rules.faro import house_profile
-
     try:
         house_profile(config.profile, config.house_rules)
     except FaroBoxError as exc:
@@ -472,16 +467,14 @@ def _check_whole(config: Config) -> None:
 
 
 def _check_devices(config: Config) -> None:
-    from faro_box.rules.faro.beads import BeadGeometry
-
     camera = config.camera
     if camera.fps > MAX_FPS:
-        from faro_box.devices.camera import parse_source  # numpy's import time: only for this case
+        # Lazy: devices.camera loads numpy, whose import time every command would pay for this case.
+        from faro_box.devices.camera import parse_source
 
         if parse_source(camera.source)[0] in ("picamera2", "usb"):
             raise ConfigError(f"camera.fps: expected at most {MAX_FPS} frames per second from a camera "
                               f"({camera.source!r}), got {camera.fps!r}")
-
     try:
         BeadGeometry.from_mapping(config.case_keeper.geometry)
     except ConfigError as exc:

@@ -45,3 +45,7 @@ class JournalError(FaroBoxError):
 
 class ConfigError(FaroBoxError, ValueError):
     """A configuration file with an unknown key or a bad value (the message names the key)."""
+
+
+class UsageError(FaroBoxError, ValueError):
+    """A command-line option or argument whose value the command cannot use."""

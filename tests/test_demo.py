@@ -18,9 +18,10 @@ FARO_BOX = [sys.executable, "-m", "faro_box.cli"]
 
 
 def _final_balances(stdout):
+    """{"ann": 1.0, ..., "banker": -8.0} from "Final balances: Ann +1, ..., Bank −8"."""
     line = [x for x in stdout.splitlines() if x.startswith("Final balances: ")][-1]
-    pairs = re.findall(r"(\w+) ([+-]?\d+(?:\.\d+)?)", line[len("Final balances: "):])
-    return {who: float(amount) for who, amount in pairs}
+    pairs = re.findall(r"(\w+) ([+−]?\d+(?:\.\d+)?)", line[len("Final balances: "):])
+    return {("banker" if who == "Bank" else who.lower()): float(amount.replace("−", "-")) for who, amount in pairs}
 
 
 def test_the_demo_deck_and_bets_show_every_kind_of_bet():
@@ -47,8 +48,11 @@ def test_the_fast_demo_deals_a_whole_deck_and_exits_zero(tmp_path):
     balances = _final_balances(done.stdout)
     assert set(balances) == {*PLAYERS, "banker"} and sum(balances.values()) == 0
     assert any(v != 0 for v in balances.values())
-    # The announcements of the scripted bets came through the terminal view.
+    # The announcements of the scripted bets came through the terminal view, one line each: the
+    # table is not reprinted after every card when the output is not a terminal.
     assert "coppered" in done.stdout and "a split" in done.stdout and "call" in done.stdout
+    assert len(done.stdout.splitlines()) < 120 and "\x1b[" not in done.stdout
+    assert done.stdout.count("No deal in progress.") == 1  # the table, once, when the view starts
     exported = subprocess.run([*FARO_BOX, "export", "--journal", str(journal)], capture_output=True, text=True,
                               timeout=120)
     script = json.loads(exported.stdout)
@@ -62,8 +66,9 @@ def test_the_fast_demo_deals_a_whole_deck_and_exits_zero(tmp_path):
 
 @pytest.mark.slow
 def test_the_demo_serves_the_table_on_the_web(tmp_path):
-    process = subprocess.Popen([*FARO_BOX, "demo", "--fast", "--port", "0", "--seed", "2", "--hold"],
+    process = subprocess.Popen([*FARO_BOX, "demo", "--fast", "--port", "0", "--seed", "2"],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    stream_lines: list[str] = []
     lines = []
     reader = threading.Thread(target=lambda: lines.extend(process.stdout), daemon=True)
     reader.start()
@@ -75,6 +80,9 @@ def test_the_demo_serves_the_table_on_the_web(tmp_path):
             url = next((m.group(1) for m in found if m), None)
             time.sleep(0.2)
         assert url, "".join(lines[-50:])
+        # A browser holding the page: an open event stream until the end.
+        listener = threading.Thread(target=_listen, args=(f"{url}/api/events", stream_lines), daemon=True)
+        listener.start()
         seen_cards = set()
         deadline = time.monotonic() + 900
         state = {}
@@ -91,12 +99,32 @@ def test_the_demo_serves_the_table_on_the_web(tmp_path):
         assert state["balances"]["banker"] == -sum(v for k, v in state["balances"].items() if k != "banker")
         page = httpx2.get(f"{url}/", timeout=10)
         assert page.status_code == 200 and "<html" in page.text.lower()
+        # The deal is over and the display stays up, saying so in one line, until Ctrl-C.
+        deadline = time.monotonic() + 60
+        while not any("until Ctrl-C" in x for x in list(lines)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(1)
+        assert process.poll() is None, "".join(lines[-50:])
+        assert any(x.startswith("The display stays at http://127.0.0.1:") for x in lines)
+        assert any(x.startswith("data:") for x in stream_lines)
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(timeout=60)
         reader.join(timeout=10)
     assert process.returncode == 0, "".join(lines[-50:])
     assert {k: float(v) for k, v in state["balances"].items()} == _final_balances("".join(lines))
+    # The open stream did not make uvicorn cancel tasks and print their tracebacks at shutdown.
+    after = "".join(lines).split("until Ctrl-C.", 1)[1]
+    assert after.strip() == "", after[:3000]
+
+
+def _listen(url, into):
+    try:
+        with httpx2.stream("GET", url, timeout=httpx2.Timeout(10, read=None)) as response:
+            for line in response.iter_lines():
+                into.append(line)
+    except httpx2.HTTPError:  # the server went away: what a browser sees too
+        into.append("closed")
 
 
 class _Interrupted(Exception):
@@ -155,3 +183,20 @@ def test_an_interrupted_demo_resumes_from_the_journal_where_the_box_shows_its_la
     whole = Demo(Table(Journal()), box, Tracker(Reader(), window=box.window.tolist()), realtime=False, fps=FPS,
                  out=io.StringIO()).run()
     assert result.balances == whole.balances     # as if the power had never gone
+
+
+@pytest.mark.slow
+def test_the_demos_speak_the_chosen_language():
+    faro = subprocess.run([*FARO_BOX, "demo", "--fast", "--no-web", "--seed", "3", "--lang", "ru"],
+                          capture_output=True, text=True, timeout=900)
+    assert faro.returncode == 0, faro.stderr
+    assert "Все 52 карты записаны как сданные" in faro.stdout
+    assert "Проверено: `faro-box settle`" in faro.stdout
+    final = [x for x in faro.stdout.splitlines() if x.startswith("Итоговый счёт: ")]
+    assert len(final) == 1 and "Банк " in final[0]
+    assert "Талия 1 (foster)" in faro.stdout and "Deal 1" not in faro.stdout
+    bank = subprocess.run([*FARO_BOX, "baccarat-demo", "--fast", "--no-web", "--coups", "1", "--lang", "fr"],
+                          capture_output=True, text=True, timeout=900)
+    assert bank.returncode == 0, bank.stderr
+    assert "1\u00a0coup" not in bank.stdout and "1 coup\u00a0; cartes lues par la caméra" in bank.stdout
+    assert "Jetons à la fin\u00a0: " in bank.stdout and "Vérifié\u00a0: `faro-box settle`" in bank.stdout

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from faro_box.live.faro import SystemdNotifier, watchdog_interval
+from faro_box.sd_notify import SystemdNotifier, sd_notify, watchdog_interval
 from faro_box.table.journal import Journal
 
 FARO_BOX = [sys.executable, "-m", "faro_box.cli"]
@@ -25,6 +25,26 @@ def test_the_notifier_sends_datagrams_to_the_socket(tmp_path):
     notifier.close()
     server.close()
     assert not SystemdNotifier("").notify("READY=1")
+
+
+def test_one_notifier_serves_run_and_the_exhibition_on_a_real_socket(tmp_path, monkeypatch):
+    # The exhibition's loop notifies through the module function, run through the class: both
+    # reach the socket of $NOTIFY_SOCKET, a filesystem path or an abstract name ("@...").
+    from faro_box.exhibit import loop
+
+    assert loop.sd_notify is sd_notify
+    path = str(tmp_path / "notify")
+    abstract = f"@faro-box-test-{os.getpid()}"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as named, \
+            socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as hidden:
+        named.bind(path)
+        hidden.bind("\0" + abstract[1:])
+        monkeypatch.setenv("NOTIFY_SOCKET", path)
+        assert sd_notify("READY=1") and named.recv(64) == b"READY=1"
+        monkeypatch.setenv("NOTIFY_SOCKET", abstract)
+        assert sd_notify("STOPPING=1") and hidden.recv(64) == b"STOPPING=1"
+    monkeypatch.delenv("NOTIFY_SOCKET")
+    assert not sd_notify("READY=1")
 
 
 def test_the_watchdog_interval_is_half_systemds(monkeypatch):

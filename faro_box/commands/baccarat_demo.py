@@ -12,11 +12,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from faro_box.errors import DeviceError
+from faro_box.commands.demo import _start_web, hold_display, say
+from faro_box.commands.options import check_port, check_seed
+from faro_box.demo.baccarat import BankDemo
+from faro_box.display.announce import player_name
+from faro_box.errors import UsageError
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
+from faro_box.vision.reader import Reader
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("baccarat-demo", help="play a simulated bank of Baccarat Banque (no hardware)")
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fast", action="store_true", help="do not wait for the camera's frame rate")
     parser.add_argument("--port", type=int, default=8000, help="web display port (0: any free port; default 8000)")
     parser.add_argument("--no-web", action="store_true", help="no web display, terminal only")
@@ -24,21 +30,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=1, help="the shuffle and the simulated camera (default 1)")
     parser.add_argument("--coups", type=int, default=3, help="coups before the banker leaves (default 3)")
     parser.add_argument("--lang", default="en", choices=("en", "ru", "fr"), help="language of the announcements")
-    parser.add_argument("--hold", action="store_true", help="keep the web display running until Ctrl-C")
+    parser.add_argument("--no-hold", dest="hold", action="store_false",
+                        help="end with the bank (by default the web display stays up until Ctrl-C)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from faro_box.commands.demo import _start_web, _wait_for_interrupt
-    from faro_box.demo.baccarat import BankDemo
-    from faro_box.table.journal import Journal
-    from faro_box.table.table import Table
-    from faro_box.vision.reader import Reader
-
-    if not 0 <= args.port <= 65535:
-        raise DeviceError(f"--port must be 0..65535, not {args.port!r}")
+    check_seed(args.seed)
+    check_port(args.port)
     if not 1 <= args.coups <= 50:
-        raise DeviceError(f"--coups must be 1..50, not {args.coups!r}")
+        raise UsageError(f"--coups must be 1..50, not {args.coups!r}")
     out = sys.stdout
     journal = Journal(args.journal) if args.journal else Journal()
     server = None
@@ -50,18 +51,18 @@ def run(args: argparse.Namespace) -> int:
             demo = BankDemo(table, Reader(), seed=args.seed, coups=args.coups, out=out, lang=args.lang,
                             pause=None if args.fast else (lambda: time.sleep(1 / 15)))
             result = demo.run()
-            print(f"{result.coups} coup(s); {result.read} card(s) read by the camera, {result.confirmed} named "
-                  "by the dealer.", file=out)
+            lang = args.lang
+            print(say("coupsRead", lang, result.coups, read=result.read, confirmed=result.confirmed), file=out)
             if result.wrong:
-                print(f"WRONG: the table recorded other cards at shoe position(s) {result.wrong[:10]}.", file=out)
+                print(say("wrongShoe", lang, positions=result.wrong[:10]), file=out)
             if result.settled != result.balances:
-                print(f"WRONG: `faro-box settle` settles the exported bank to {result.settled}.", file=out)
+                print(say("settledBankOther", lang, balances=result.settled), file=out)
             else:
-                print("Checked: `faro-box settle` settles the exported bank to the same balances.", file=out)
-            print("Final chips: " + ", ".join(f"{p} {c}" for p, c in result.balances.items()), file=out, flush=True)
+                print(say("checkedBank", lang), file=out)
+            chips = ", ".join(f"{player_name(p)} {c}" for p, c in result.balances.items())
+            print(say("finalChips", lang, chips=chips), file=out, flush=True)
             if server is not None and args.hold:
-                print(f"The display stays at {server.url}/ : Ctrl-C to stop.", file=out, flush=True)
-                _wait_for_interrupt()
+                hold_display(server, out, lang)
         finally:
             if server is not None:
                 server.stop()

@@ -9,11 +9,10 @@ from pathlib import Path
 
 from faro_box.cards import DECK_SIZE, parse_deck
 from faro_box.errors import CardError, ScriptError
+from faro_box.rules.faro.beads import case_keeper
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "beads", help="print every bead's position (mm) after the first N cards of a deal script")
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("script", help="a deal script (JSON), or - for standard input")
     parser.add_argument("--cards", type=int, default=DECK_SIZE, metavar="N",
                         help=f"cards exposed so far, 0..{DECK_SIZE} (default {DECK_SIZE})")
@@ -21,8 +20,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from faro_box.rules.faro.beads import case_keeper
-
     if not 0 <= args.cards <= DECK_SIZE:
         raise ScriptError(f"--cards {args.cards!r} is out of range: give 0..{DECK_SIZE}")
     deck = read_deck(args.script)

@@ -9,18 +9,24 @@ so the picture shows what to fix), 1 on an error.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
+import cv2
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
+
+from faro_box.commands.track import parse_corners
+from faro_box.config import load_config, parse_config
+from faro_box.devices.camera import EndOfVideo, open_camera
 from faro_box.errors import ConfigError, DeviceError
+from faro_box.vision.calibrate import calibrate, draw_window
+from faro_box.vision.track import Tracker
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "calibrate", help="find the box's window, check focus and exposure, write [camera] window")
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", nargs="?", help="the camera (default: the configuration's camera.source)")
     parser.add_argument("--corners", metavar="x1,y1,...,x4,y4", help="the window's corners instead of finding them")
     parser.add_argument("--config", metavar="FILE", help="the configuration to write the window into")
@@ -32,17 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import cv2
-
-    from faro_box.commands.track import parse_corners
-    from faro_box.devices.camera import EndOfVideo, open_camera
-    from faro_box.vision.calibrate import calibrate, draw_window
-    from faro_box.vision.track import Tracker
-
     source = args.source
     if source is None and args.config and Path(args.config).is_file():
-        from faro_box.config import load_config
-
         source = load_config(args.config).camera.source
     if source is None:
         raise DeviceError("give the camera to calibrate (e.g. picamera2, usb:0, sim:1) or --config FILE")
@@ -93,44 +90,30 @@ def _toml_window(window: Any) -> str:
     return "[" + ", ".join(f"[{x:.1f}, {y:.1f}]" for x, y in window) + "]"
 
 
-_TABLE = re.compile(r"^\s*\[\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]\s*(#.*)?$")
-_WINDOW_KEY = re.compile(r"^\s*window\s*=")
-
-
 def write_window(path: Path, window: Any) -> None:
     """Set ``window`` in the [camera] table of the TOML file at ``path`` (created if absent),
-    leaving every other line as it was. The camera table is checked with the configuration's
-    own rules before the file is replaced; a bad result changes nothing."""
+    keeping everything else, the person's comments and layout included (tomlkit edits the document
+    rather than rewriting it). The camera table is checked with the configuration's own rules
+    before the file is replaced; a bad result changes nothing."""
     try:
         text = path.read_text(encoding="utf-8") if path.exists() else ""
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read the configuration {str(path)!r}: {exc}") from None
-    line = f"window = {_toml_window(window)}"
-    lines = text.splitlines()
-    start = next((i for i, s in enumerate(lines) if (m := _TABLE.match(s)) and m.group(1) == "camera"), None)
-    if start is None:
-        lines += ([""] if lines and lines[-1].strip() else []) + ["[camera]", line]
-    else:
-        end = next((i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("[")
-                    and _TABLE.match(lines[i])), len(lines))
-        key = next((i for i in range(start + 1, end) if _WINDOW_KEY.match(lines[i])), None)
-        if key is None:
-            lines.insert(start + 1, line)
-        else:
-            stop = key + 1
-            depth = lines[key].count("[") - lines[key].count("]")
-            while depth > 0 and stop < end:  # a window written over several lines
-                depth += lines[stop].count("[") - lines[stop].count("]")
-                stop += 1
-            lines[key:stop] = [line]
-    new = "\n".join(lines) + "\n"
     try:
-        camera = tomllib.loads(new).get("camera", {})
-    except tomllib.TOMLDecodeError as exc:
+        doc = tomlkit.parse(text)
+    except TOMLKitError as exc:
         raise ConfigError(f"the configuration {str(path)!r} is not valid TOML, not changed: {exc}") from None
-    from faro_box.config import parse_config
-
-    parse_config({"camera": camera, "display": {"web": False}})  # ConfigError names the key
+    camera = doc.get("camera")
+    if camera is None:
+        camera = tomlkit.table()
+        doc["camera"] = camera
+    elif not isinstance(camera, dict):
+        raise ConfigError(f"the configuration {str(path)!r} has camera = {camera!r}, not a [camera] table: "
+                          "not changed")
+    camera["window"] = [[round(float(x), 1), round(float(y), 1)] for x, y in window]
+    new = tomlkit.dumps(doc)
+    camera_values = tomllib.loads(new).get("camera", {})
+    parse_config({"camera": camera_values, "display": {"web": False}})  # ConfigError names the key
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_text(new, encoding="utf-8")

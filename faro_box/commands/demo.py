@@ -3,8 +3,9 @@ the real reader and tracker, the table, the fake case-keeper, the web display an
 
 ``--fast`` runs the frames as fast as the machine reads them; ``--seed``, ``--port`` and
 ``--journal`` make a run repeatable (with a journal, an interrupted demo carries on where it
-stopped). Exits 0 at the end of the deal, after the final balances, when every card the table
-recorded is the card the box dealt.
+stopped). With the web display, the pages stay up after the deal until Ctrl-C (``--no-hold``:
+end with the deal), so a newcomer who opens the printed address still finds the table. Exits 0,
+after the final balances, when every card the table recorded is the card the box dealt.
 """
 
 from __future__ import annotations
@@ -13,14 +14,29 @@ import argparse
 import secrets
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
-from faro_box.errors import DeviceError, VisionError
+import cv2
+
+from faro_box.commands.options import check_port, check_seed
+from faro_box.demo.faro import Demo, stacked_deck
+from faro_box.devices.case_keeper import RecordingCaseKeeper
+from faro_box.display.announce import balances_text
+from faro_box.display.catalogue import text
+from faro_box.display.pin import hash_pin
+from faro_box.display.terminal import TerminalView
+from faro_box.display.web import create_app, port_in_use, serve
+from faro_box.errors import VisionError
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
+from faro_box.vision.reader import Reader
+from faro_box.vision.sim.simbox import FPS, SimBox
+from faro_box.vision.track import Tracker
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("demo", help="deal a simulated faro deal through the whole box (no hardware)")
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fast", action="store_true", help="do not wait for the camera's frame rate")
     parser.add_argument("--port", type=int, default=None,
                         help="web display port (0: any free port; default 8000, or any free port when 8000 is taken)")
@@ -28,14 +44,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--journal", metavar="PATH", help="journal the deal in this SQLite file (default: memory)")
     parser.add_argument("--seed", type=int, default=1, help="the shuffle and the simulated camera (default 1)")
     parser.add_argument("--lang", default="en", choices=("en", "ru", "fr"), help="language of the announcements")
-    parser.add_argument("--hold", action="store_true",
-                        help="keep the web display running after the deal until Ctrl-C")
+    parser.add_argument("--no-hold", dest="hold", action="store_false",
+                        help="end with the deal (by default the web display stays up until Ctrl-C)")
     parser.set_defaults(func=run)
 
 
 def _write_png(path: Path, image: Any) -> None:
-    import cv2
-
     ok, data = cv2.imencode(".png", image)
     if not ok:
         raise VisionError(f"cannot encode the snapshot {path.name!r}")
@@ -43,16 +57,9 @@ def _write_png(path: Path, image: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from faro_box.demo.faro import Demo, stacked_deck
-    from faro_box.devices.case_keeper import RecordingCaseKeeper
-    from faro_box.table.journal import Journal
-    from faro_box.table.table import Table
-    from faro_box.vision.reader import Reader
-    from faro_box.vision.sim.simbox import FPS, SimBox
-    from faro_box.vision.track import Tracker
-
-    if args.port is not None and not 0 <= args.port <= 65535:
-        raise DeviceError(f"--port must be 0..65535, not {args.port!r}")
+    check_seed(args.seed)
+    if args.port is not None:
+        check_port(args.port)
     out = sys.stdout
     # --fast: the cards rest fewer frames in view, the hand moves briskly and the camera shakes by
     # whole pixels (fewer, cheaper frames to draw); every card is still read from the frames.
@@ -65,67 +72,64 @@ def run(args: argparse.Namespace) -> int:
     server = None
     with tempfile.TemporaryDirectory(prefix="faro-box-demo-") as snapshots, journal:
         table = Table(journal, RecordingCaseKeeper())
-        _attach_terminal(table, out, args.lang)
         if not args.no_web:
             server = _start_web(table, args.port, Path(snapshots), args.lang, out)
+        view = TerminalView(out, lang=args.lang)
+        view.attach(table)
         try:
-            demo = Demo(table, box, tracker, realtime=not args.fast, fps=FPS, out=out,
+            demo = Demo(table, box, tracker, realtime=not args.fast, fps=FPS, out=view,
                         snapshot_dir=Path(snapshots), write_image=_write_png)
-            result = demo.run()
-            _report(result, out)
+            try:
+                result = demo.run()
+            finally:
+                view.close()
+            _report(result, out, args.lang)
             if server is not None and args.hold:
-                print(f"The display stays at {server.url}/ : Ctrl-C to stop.", file=out, flush=True)
-                _wait_for_interrupt()
+                hold_display(server, out, args.lang)
         finally:
             if server is not None:
                 server.stop()
     return 1 if result.wrong or result.settled != result.balances else 0
 
 
-def _attach_terminal(table: Any, out: Any, lang: str) -> None:
-    from faro_box.display.terminal import TerminalView
-
-    TerminalView(out, lang=lang).attach(table)
-
-
 DEFAULT_PORT = 8000
 
 
 def _start_web(table: Any, port: int | None, snapshots: Path, lang: str, out: Any) -> Any:
-    from faro_box.display.pin import hash_pin
-    from faro_box.display.web import create_app, port_in_use, serve
-
     pin = f"{secrets.randbelow(10**6):06d}"
     app = create_app(table, pin_hash=hash_pin(pin), snapshot_dir=snapshots, lang=lang)
     if port is None:  # the usual port unless another program holds it; a port asked for is kept
         port = 0 if port_in_use("127.0.0.1", DEFAULT_PORT) else DEFAULT_PORT
     server = serve(app, "127.0.0.1", port, background=True)
     assert server is not None
-    print(f"Audience page: {server.url}/", file=out)
-    print(f"Dealer page:   {server.url}/dealer   (PIN for this demo: {pin})", file=out, flush=True)
+    print(say("audience", lang, url=server.url), file=out)
+    print(say("dealer", lang, url=server.url, pin=pin), file=out, flush=True)
     return server
 
 
-def _report(result: Any, out: Any) -> None:
+def say(key: str, lang: str, count: float | None = None, /, **fields: object) -> str:
+    """One of the demo's own remarks, in the demo's language."""
+    return text("demo", key, lang, count, **fields)
+
+
+def _report(result: Any, out: Any, lang: str) -> None:
     if result.wrong:
         shown = ", ".join(str(i + 1) for i in result.wrong[:10])
-        print(f"WRONG: the table recorded other cards than the box dealt at card(s) {shown}.", file=out)
+        print(say("wrongCards", lang, cards=shown), file=out)
     elif not result.already_done:
-        print(f"All {len(result.exposed)} cards recorded as dealt: {result.read} read by the camera, "
-              f"{result.confirmed} named by the dealer, the rest by elimination.", file=out)
+        print(say("allRecorded", lang, len(result.exposed), read=result.read, confirmed=result.confirmed), file=out)
     if result.settled is None:
-        print("WRONG: the deal did not come to its end.", file=out)
+        print(say("notEnded", lang), file=out)
     elif result.settled != result.balances:
-        print(f"WRONG: `faro-box settle` settles the exported deal to {result.settled}.", file=out)
+        print(say("settledOther", lang, balances=balances_text(result.settled, lang)), file=out)
     else:
-        print("Checked: `faro-box settle` settles the exported deal script to the same balances.", file=out)
-    balances = ", ".join(f"{who} {amount:+g}" for who, amount in result.balances.items())
-    print(f"Final balances: {balances}", file=out, flush=True)
+        print(say("checkedDeal", lang), file=out)
+    print(say("finalBalances", lang, balances=balances_text(result.balances, lang)), file=out, flush=True)
 
 
-def _wait_for_interrupt() -> None:
-    import threading
-
+def hold_display(server: Any, out: Any, lang: str) -> None:
+    """Keep the pages up after the demo, until Ctrl-C."""
+    print(say("stays", lang, url=server.url), file=out, flush=True)
     try:
         threading.Event().wait()
     except KeyboardInterrupt:

@@ -17,14 +17,24 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from faro_box.errors import ConfigError, DeviceError, ScriptError
+from faro_box.commands.options import check_port
+from faro_box.config import load_config
+from faro_box.devices.case_keeper import open_case_keeper
+from faro_box.display.pin import hash_pin
+from faro_box.display.speech import Speaker
+from faro_box.display.web import ServerLimits, create_app, serve
+from faro_box.errors import ConfigError, ScriptError
+from faro_box.exhibit.loop import Exhibition, TableHub
+from faro_box.exhibit.show import Show
+from faro_box.exhibit.sources import load_sources
+from faro_box.exhibit.visitors import VisitorBook
+from faro_box.exhibit.web import PREFIX, mount_exhibit, visit_url_for
 
 LOG_BYTES = 1_000_000
 LOG_BACKUPS = 3
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("exhibit", help="exhibition mode: replay deals in a loop through the whole box")
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("sources", nargs="*", default=["bundled"], metavar="SOURCE",
                         help="'bundled', a deal script (.json) or a journal; several are dealt in turn")
     parser.add_argument("--config", metavar="TOML", help="the box's configuration (case-keeper, display, PIN)")
@@ -72,11 +82,6 @@ def setup_logging(path: str | None) -> logging.Handler:
 
 
 def run(args: argparse.Namespace) -> int:
-    from faro_box.exhibit.loop import Exhibition, TableHub
-    from faro_box.exhibit.show import Show
-    from faro_box.exhibit.sources import load_sources
-    from faro_box.exhibit.visitors import VisitorBook
-
     if args.pace < 0 or args.loops < 0 or args.attract < 0 or args.hold < 0:
         raise ScriptError(f"--pace, --loops, --attract and --hold must be >= 0, not "
                           f"{args.pace!r}, {args.loops!r}, {args.attract!r}, {args.hold!r}")
@@ -84,7 +89,6 @@ def run(args: argparse.Namespace) -> int:
         raise ScriptError(f"--keep-deals must be at least 1, not {args.keep_deals!r}")
     config = None
     if args.config:
-        from faro_box.config import load_config
         config = load_config(args.config)
     display = config.display if config else None
     if args.public_url is not None:
@@ -94,8 +98,7 @@ def run(args: argparse.Namespace) -> int:
     host = args.host or (display.host if display else "127.0.0.1")
     port = args.port if args.port is not None else (display.port if display else 8000)
     lang = args.lang or (display.language if display else "en")
-    if not 0 <= port <= 65535:
-        raise DeviceError(f"--port must be 0..65535, not {port!r}")
+    check_port(port)
     deals = load_sources(args.sources)
     handler = setup_logging(args.log)
     log = logging.getLogger("faro_box.exhibit")
@@ -130,21 +133,15 @@ def _case_keeper(config: Any) -> Any:
     # The screen (and the fake) draw the beads from the table's state: no device to feed.
     if config is None or config.case_keeper.kind in ("screen", "fake"):
         return None
-    from faro_box.devices.case_keeper import open_case_keeper
     return open_case_keeper(config.case_keeper.device_settings())
 
 
 def _start_web(hub: Any, show: Any, book: Any, config: Any, host: str, port: int, lang: str,
                public_url: str | None, log: logging.Logger) -> Any:
-    from faro_box.display.pin import hash_pin
-    from faro_box.display.web import ServerLimits, create_app, serve
-    from faro_box.exhibit.web import PREFIX, mount_exhibit, visit_url_for
-
     # Without a configured PIN the dealer page stays shut: a random PIN nobody is told.
     pin_hash = config.pin_hash if config is not None and config.pin_hash else hash_pin(secrets.token_hex(16))
     speaker = None
     if config is not None and config.display.speech:
-        from faro_box.display.speech import Speaker
         speaker = Speaker()
     display = config.display if config is not None else None
     names = [*(display.server_names if display is not None else ())]

@@ -13,11 +13,14 @@ from __future__ import annotations
 import argparse
 import json
 
+from faro_box.config import load_config
+from faro_box.table.games import export_deal
+from faro_box.table.journal import Journal
+
 DEFAULT_CONFIG = "/etc/faro-box/config.toml"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("export", help="print a journaled deal as a deal script (JSON)")
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deal", type=int, metavar="N", help="the deal number (default: the last deal)")
     parser.add_argument("--journal", metavar="PATH",
                         help=f"the journal file (default: the one named in {DEFAULT_CONFIG}, or --config)")
@@ -26,10 +29,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from faro_box.config import load_config
-    from faro_box.table.games import export_deal
-    from faro_box.table.journal import Journal
-
     path = args.journal or load_config(args.config or DEFAULT_CONFIG).journal
     with Journal(path, readonly=True) as journal:
         script = export_deal(journal, args.deal)

@@ -25,8 +25,7 @@ MPREMOTE_HINT = "mpremote is not installed: pip install 'faro-box[firmware]'"
 REBOOT_WAIT_S = 10.0      # a Pico released to its prompt reboots and enumerates again
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("firmware", help="install or check the Pico case-keeper firmware")
+def configure(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     install = actions.add_parser("install", help="copy firmware/ to a Pico with mpremote and reset it")
     install.add_argument("--port", default=DEFAULT_PORT, help=f"the Pico's serial port (default {DEFAULT_PORT})")

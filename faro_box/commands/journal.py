@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+
+from faro_box.config import load_config
+from faro_box.errors import JournalError
+from faro_box.table.journal import check_file, salvage
 
 DEFAULT_CONFIG = "/etc/faro-box/config.toml"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("journal", help="check a journal, or salvage its intact entries")
+def configure(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     check = actions.add_parser("check", help="say whether the journal is sound, without writing to it")
     salvage = actions.add_parser("salvage", help="copy the intact entries into a new journal")
@@ -30,17 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _path(args: argparse.Namespace) -> str:
-    from faro_box.config import load_config
-
     return str(args.journal or load_config(args.config or DEFAULT_CONFIG).journal)
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from faro_box.errors import JournalError
-    from faro_box.table.journal import check_file
-
     path = _path(args)
     try:
         found = check_file(Path(path))
@@ -52,8 +49,6 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_salvage(args: argparse.Namespace) -> int:
-    from faro_box.table.journal import salvage
-
     path = _path(args)
     copied, problem = salvage(path, args.to)
     print(f"copied entries 1..{copied} of {path!r} to {args.to!r}" if copied else

@@ -14,12 +14,15 @@ import sys
 import time
 from typing import Any
 
+from faro_box.display.narrator import Narrator
 from faro_box.errors import ScriptError
 from faro_box.limits import loads, read_limited
+from faro_box.table.games import replay_script
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("replay", help="replay a deal script through the table, printing the announcements")
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("script", help="a deal script (JSON), or - for standard input")
     parser.add_argument("--journal", metavar="PATH", help="journal the replay in this SQLite file (resumes)")
     parser.add_argument("--lang", default="en", choices=("en", "ru", "fr"), help="language of the announcements")
@@ -44,11 +47,6 @@ def read_script(source: str) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from faro_box.display.narrator import Narrator
-    from faro_box.table.games import replay_script
-    from faro_box.table.journal import Journal
-    from faro_box.table.table import Table
-
     if args.pace < 0:
         raise ScriptError(f"--pace must be >= 0 seconds, not {args.pace!r}")
     doc = read_script(args.script)

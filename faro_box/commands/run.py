@@ -19,38 +19,50 @@ import time
 from pathlib import Path
 from typing import Any
 
+import cv2
+
+from faro_box.config import load_config
+from faro_box.devices.buttons import ButtonAction
+from faro_box.devices.camera import EndOfVideo, open_camera
+from faro_box.devices.case_keeper import open_case_keeper
+from faro_box.display.lcd import LcdView, RplcdLcd
+from faro_box.display.speech import Speaker
+from faro_box.display.terminal import TerminalView
+from faro_box.display.web import ServerLimits, create_app, serve
+from faro_box.live.baccarat import (
+    BankFeeder,
+    bank_running,
+    open_bank_camera,
+    open_configured_bank,
+    start_bank_buttons,
+)
+from faro_box.live.faro import TrackerBridge, table_buttons
+from faro_box.rules.faro.beads import BeadGeometry
+from faro_box.sd_notify import SystemdNotifier, watchdog_interval
+from faro_box.table.commands import ConfirmCard, EndDeal, StartDeal, UndoCard
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
+from faro_box.vision.profile import DeckProfile
+from faro_box.vision.reader import Reader
+from faro_box.vision.track import Tracker, TrackerSettings
+
 DEFAULT_CONFIG = "/etc/faro-box/config.toml"
 log = logging.getLogger("faro_box.run")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("run", help="run the box: camera, case-keeper, displays (the systemd service)")
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", default=DEFAULT_CONFIG, metavar="FILE",
                         help=f"the TOML configuration (default {DEFAULT_CONFIG})")
     parser.set_defaults(func=run)
 
 
 def _write_png(path: Path, image: Any) -> None:
-    import cv2
-
     ok, data = cv2.imencode(".png", image)
     if ok:
         path.write_bytes(data.tobytes())
 
 
 def run(args: argparse.Namespace) -> int:
-    from faro_box.config import load_config
-    from faro_box.devices.camera import EndOfVideo, open_camera
-    from faro_box.devices.case_keeper import open_case_keeper
-    from faro_box.live.faro import SystemdNotifier, TrackerBridge, watchdog_interval
-    from faro_box.rules.faro.beads import BeadGeometry
-    from faro_box.table.commands import StartDeal
-    from faro_box.table.journal import Journal
-    from faro_box.table.table import Table
-    from faro_box.vision.profile import DeckProfile
-    from faro_box.vision.reader import Reader
-    from faro_box.vision.track import Tracker, TrackerSettings
-
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     config = load_config(args.config)
     notifier = SystemdNotifier()
@@ -65,12 +77,10 @@ def run(args: argparse.Namespace) -> int:
         lang = config.display.language
         snapshots = Path(config.snapshots) if config.snapshots else Path(config.journal).parent / "snapshots"
         if config.display.terminal:
-            from faro_box.display.terminal import TerminalView
-
-            TerminalView(sys.stdout, lang=lang).attach(table)
+            view = TerminalView(sys.stdout, lang=lang)
+            view.attach(table)
+            closers.append(view.close)
         if config.display.lcd.enabled:
-            from faro_box.display.lcd import LcdView, RplcdLcd
-
             LcdView(RplcdLcd(config.display.lcd.address, config.display.lcd.bus)).attach(table)
         if config.display.web:
             server = _start_web(table, config, snapshots)
@@ -78,13 +88,6 @@ def run(args: argparse.Namespace) -> int:
         profile = DeckProfile.load(config.camera.deck_profile) if config.camera.deck_profile else None
         bridge: Any
         if config.game == "baccarat_banque":
-            from faro_box.live.baccarat import (
-                BankFeeder,
-                open_bank_camera,
-                open_configured_bank,
-                start_bank_buttons,
-            )
-
             open_configured_bank(table, config)
             camera = open_bank_camera(config, table)
             closers.append(camera.close)
@@ -93,8 +96,6 @@ def run(args: argparse.Namespace) -> int:
             if config.buttons.enabled:
                 closers.append(start_bank_buttons(table, config).close)
         else:
-            from faro_box.live.baccarat import bank_running
-
             state = table.state()
             if bank_running(table.view()):
                 # The pages show the bank; the camera waits for a faro deal (TrackerBridge).
@@ -146,9 +147,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _start_web(table: Any, config: Any, snapshots: Path) -> Any:
-    from faro_box.display.speech import Speaker
-    from faro_box.display.web import ServerLimits, create_app, serve
-
     assert config.pin_hash is not None  # the configuration refuses a web display without one
     app = create_app(table, pin_hash=config.pin_hash, snapshot_dir=snapshots, lang=config.display.language,
                      speaker=Speaker() if config.display.speech else None,
@@ -156,15 +154,12 @@ def _start_web(table: Any, config: Any, snapshots: Path) -> Any:
     snapshots.mkdir(parents=True, exist_ok=True)
     server = serve(app, config.display.host, config.display.port, background=True,
                    limits=ServerLimits.of(config.display))
+    assert server is not None  # background=True always returns the running server
     log.info("display at %s/ (dealer page %s/dealer)", server.url, server.url)
     return server
 
 
 def _start_buttons(table: Any, config: Any, *, pin_factory: Any = None) -> Any:
-    from faro_box.devices.buttons import ButtonAction
-    from faro_box.live.faro import table_buttons
-    from faro_box.table.commands import ConfirmCard, EndDeal, StartDeal, UndoCard
-
     def act(action: ButtonAction, state: dict[str, Any]) -> None:
         if action is ButtonAction.UNDO:
             table.handle(UndoCard())

@@ -12,10 +12,10 @@ from typing import IO, Any
 from faro_box.errors import ScriptError
 from faro_box.limits import loads as limited_loads
 from faro_box.limits import read_limited, read_line_limited
+from faro_box.rules.faro.script import settle_script, settle_script_line
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("settle", help="settle a deal script and print the result document (JSON)")
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("script", help="a deal script (JSON), or - for standard input")
     parser.add_argument("--lines", action="store_true",
                         help="read one deal script per line (JSON Lines) and print one result per line")
@@ -33,8 +33,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from faro_box.rules.faro.script import settle_script, settle_script_line
-
     source: str = args.script
     if args.lines:
         stream = _open(source)
@@ -95,5 +93,5 @@ def _read(source: str) -> str:
         raise ScriptError(f"deal script {source!r} is not UTF-8 text: {exc}") from None
 
 
-def _parse(text: str, source: str) -> object:
+def _parse(text: str, source: str) -> Any:
     return limited_loads(text, f"deal script {source!r}")

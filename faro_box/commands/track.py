@@ -13,12 +13,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import cv2
+
+from faro_box.config import load_config
+from faro_box.devices.camera import EndOfVideo, open_camera
 from faro_box.errors import VisionError
+from faro_box.vision.profile import DeckProfile
+from faro_box.vision.reader import Reader
+from faro_box.vision.track import NeedsConfirmation, Tracker, TrackerSettings, event_to_json
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "track", help="print one JSON line per card the dealer exposes (camera, video, folder or sim:SEED)")
+def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", help="a video file, a folder of frames, usb:N, picamera2, "
                                        "or sim:SEED[:NUISANCE] for the simulated box")
     parser.add_argument("--window", metavar="x1,y1,...,x4,y4",
@@ -46,18 +51,11 @@ def parse_corners(text: str) -> list[list[float]]:
 
 
 def configured_window(path: str) -> list[list[float]] | None:
-    from faro_box.config import load_config
-
     window = load_config(path).camera.window
     return [list(p) for p in window] if window else None
 
 
 def run(args: argparse.Namespace) -> int:
-    from faro_box.devices.camera import EndOfVideo, open_camera
-    from faro_box.vision.profile import DeckProfile
-    from faro_box.vision.reader import Reader
-    from faro_box.vision.track import NeedsConfirmation, Tracker, TrackerSettings, event_to_json
-
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     if args.frames is not None and args.frames < 1:
         raise VisionError(f"--frames must be at least 1, not {args.frames!r}")
@@ -104,8 +102,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _recorder(path: str, first: Any, fps: float) -> Any:
-    import cv2
-
     h, w = first.shape[:2]
     writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), fps or 30.0, (w, h))
     if not writer.isOpened():
@@ -114,8 +110,6 @@ def _recorder(path: str, first: Any, fps: float) -> Any:
 
 
 def _save(folder: Path, name: str, image: Any) -> str:
-    import cv2
-
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
     if not cv2.imwrite(str(path), image):

@@ -15,13 +15,17 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
 
 from faro_box.cards import FULL_DECK, Card, CardError, Rank
 from faro_box.errors import VisionError
-
-if TYPE_CHECKING:  # OpenCV and numpy load only when a vision command runs: `faro-box settle` starts fast
-    import numpy as np
+from faro_box.image_files import read_image
+from faro_box.vision.locate import find_card, parse_window, warp_quad
+from faro_box.vision.profile import DeckProfile, View, build_profile, sample_from_view
+from faro_box.vision.reader import Reader
+from faro_box.vision.stills import still_frames
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,12 +75,7 @@ def load_labels(csv_path: str | Path) -> list[Label]:
 def load_image(path: Path) -> np.ndarray:
     if not path.is_file():
         raise VisionError(f"no image file at {str(path)!r}")
-    import cv2
-
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise VisionError(f"{str(path)!r} is not an image OpenCV can read")
-    return image
+    return read_image(path)
 
 
 def parse_window_arg(text: str | None) -> list[float] | None:
@@ -91,10 +90,7 @@ def parse_window_arg(text: str | None) -> list[float] | None:
     return values
 
 
-def make_reader(profile_path: str | None, view: str | None):  # noqa: ANN201 - keeps vision import lazy
-    from faro_box.vision.profile import DeckProfile, View
-    from faro_box.vision.reader import Reader
-
+def make_reader(profile_path: str | None, view: str | None) -> Reader:
     profile = DeckProfile.load(profile_path) if profile_path else None
     return Reader(profile, view=View(view) if view else None)
 
@@ -115,9 +111,6 @@ def enroll_pictures(pictures: Iterable[tuple[Card, np.ndarray, str]], *, view: s
                     window: list[float] | None = None):  # noqa: ANN201
     """The one enrolment path (labelled images and video stills alike): (card, image, where it
     came from) -> a DeckProfile."""
-    from faro_box.vision.locate import find_card, parse_window, warp_quad
-    from faro_box.vision.profile import View, build_profile, sample_from_view
-
     v = View(view)
     samples = []
     for card, image, source in pictures:
@@ -164,9 +157,6 @@ def video_frames(path: str) -> Iterator[np.ndarray]:
     """The frames of a video file, or a VisionError if OpenCV cannot open or decode it."""
     if not Path(path).is_file():
         raise VisionError(f"no video file at {path!r}")
-    import cv2
-    import numpy as np
-
     capture = cv2.VideoCapture(path)
     try:
         ok, frame = capture.read() if capture.isOpened() else (False, None)
@@ -182,8 +172,6 @@ def video_frames(path: str) -> Iterator[np.ndarray]:
 def enroll_video(path: str, order: Sequence[Card], *, name: str, window: list[float] | None = None):  # noqa: ANN201
     """A DeckProfile from a video of the deck dealt in ``order``: the first still, fully visible
     frame after each change is one card."""
-    from faro_box.vision.stills import still_frames
-
     stills = still_frames(video_frames(path), window=window)
     if len(stills) != len(order):
         raise VisionError(f"the video {path!r} shows {len(stills)} card(s) at rest, but the order names "
@@ -246,8 +234,6 @@ def _summary(counts: Counter[str], confusions: Counter[str], groups: dict[str, C
         result["by_group"] = {k: rates(v) for k, v in sorted(groups.items())}
     result["confusions"] = dict(confusions.most_common())
     if times:
-        import numpy as np
-
         result["ms_median"] = float(np.median(times))
         result["ms_p95"] = float(np.percentile(times, 95))
     return result
@@ -311,8 +297,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("vision", help="card recognition: enrol a deck, read images, measure")
+def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="vision_command", metavar="ACTION", required=True)
     views = ("face", "corner")
 

@@ -116,7 +116,9 @@ class BankDemo:
         state = table.state()
         script = table.script()
         wrong = [i for i, c in enumerate(script["shoe"]) if c != str(self.shoe[i])]
-        settled: dict[str, int] = settle_document(script)["balances"]  # type: ignore[assignment]
+        balances = settle_document(script)["balances"]
+        assert isinstance(balances, dict)  # the settled document's balances: {player: chips}
+        settled: dict[str, int] = dict(balances)
         return BankDemoResult(len(state["results"]), self.read, self.confirmed, dict(state["balances"]), settled,
                               wrong)
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, Protocol
 
 from faro_box.cards import DECK_SIZE, FULL_DECK, Card
 from faro_box.errors import RuleError
@@ -38,6 +38,12 @@ from faro_box.table.commands import (
 from faro_box.table.events import CardTaken, CardTakenBack, How, TableEvent
 from faro_box.table.games import export_deal
 from faro_box.table.table import Table
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsFlush, SupportsWrite
+
+    class _Out(SupportsWrite[str], SupportsFlush, Protocol):
+        """Where the demo writes its remarks: a text stream, or the terminal view."""
 
 PLAYERS = ("ann", "bob", "cy", "dora")
 PROFILE = "foster"
@@ -154,7 +160,7 @@ class Demo:
     """One demonstration deal on ``table`` from ``box`` (a SimBox) read by ``tracker``."""
 
     def __init__(self, table: Table, box: Any, tracker: Any, *, realtime: bool, fps: float,
-                 out: TextIO, snapshot_dir: Path | None = None,
+                 out: _Out, snapshot_dir: Path | None = None,
                  write_image: Callable[[Path, Any], None] | None = None,
                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
                  start: StartDeal | None = None, plan: Sequence[PlannedBet] | None = None) -> None:

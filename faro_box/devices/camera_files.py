@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from faro_box.devices.camera_base import EndOfVideo, Pacer
 from faro_box.devices.closing import ClosedByWith
-from faro_box.errors import DeviceError
+from faro_box.errors import DeviceError, VisionError
+from faro_box.image_files import read_image
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -52,7 +52,7 @@ class FolderCamera(ClosedByWith):
 
     @staticmethod
     def _load(path: Path) -> np.ndarray:
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise DeviceError(f"cannot read the image {str(path)!r}")
-        return frame
+        try:
+            return read_image(path)  # its size checked from the header before it is decoded
+        except VisionError as exc:
+            raise DeviceError(f"cannot read the image {str(path)!r}: {exc}") from None

@@ -47,8 +47,9 @@ class SimCamera(ClosedByWith):
             nuisance = float(parts[1]) if len(parts) > 1 else 0.5
         except ValueError:
             raise DeviceError(f"a simulated camera is sim:SEED[:NUISANCE], not {'sim:' + spec!r}") from None
-        if len(parts) > 2 or not 0.0 <= nuisance <= 1.0:
-            raise DeviceError(f"a simulated camera is sim:SEED[:NUISANCE] with NUISANCE 0..1, not {'sim:' + spec!r}")
+        if len(parts) > 2 or not 0.0 <= nuisance <= 1.0 or seed < 0:
+            raise DeviceError(f"a simulated camera is sim:SEED[:NUISANCE] with SEED from 0 up and NUISANCE 0..1, "
+                              f"not {'sim:' + spec!r}")
         return cls(seed, nuisance=nuisance, deals=None if endless else 1, fps=fps, pacer=pacer)
 
     def _make(self, deal: int) -> SimBox:

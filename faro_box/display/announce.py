@@ -19,9 +19,10 @@ from fractions import Fraction
 from typing import Any
 
 from faro_box.cards import Card, Rank
+from faro_box.display.catalogue import LANGUAGES, text
 from faro_box.errors import ScriptError
 
-LANGUAGES = ("en", "ru", "fr")
+BANKER = "banker"
 
 # Russian rank names: nominative (subject), accusative ("ставка на …"), genitive ("на проигрыш …").
 _RU = {
@@ -115,10 +116,27 @@ def format_amount(value: object, lang: str) -> str:
     return text.replace(".", ",") if lang != "en" else text
 
 
-def _signed(value: object, lang: str) -> str:
+def signed_amount(value: object, lang: str) -> str:
+    """+2, −1½ (a true minus sign), 0."""
     amount = Fraction(str(value))
     sign = "+" if amount > 0 else ("−" if amount < 0 else "")
     return sign + format_amount(amount, lang)
+
+
+def party_name(who: str, lang: str) -> str:
+    """A player as the room hears them, and the banker as "Bank" in ``lang``."""
+    return text("common", "bank", lang) if who == BANKER else player_name(who)
+
+
+def balance_text(who: str, value: object, lang: str) -> str:
+    """The one way a balance is written, everywhere: "Ann +2", "Bank −5"."""
+    return f"{party_name(who, lang)} {signed_amount(value, lang)}"
+
+
+def balances_text(balances: Mapping[str, object], lang: str) -> str:
+    """Every balance, the players first and the bank last: "Ann +2, Bob −1, Bank −1"."""
+    order = [p for p in balances if p != BANKER] + ([BANKER] if BANKER in balances else [])
+    return ", ".join(balance_text(p, balances[p], lang) for p in order)
 
 
 def _ranks_text(ranks: Sequence[object]) -> str:
@@ -318,22 +336,12 @@ def announce_deal_start(deal: object, players: Sequence[str], lang: str = "en") 
             "fr": f"La taille {deal} commence{_NB}: {names}."}[lang]
 
 
-def _balances_text(balances: Mapping[str, object], lang: str) -> str:
-    sep = f"{_NB}; " if lang == "fr" else "; "
-    bank = {"en": "the bank", "ru": "банк", "fr": "la banque"}[lang]
-    colon = f"{_NB}:" if lang == "fr" else ":"
-    parts = [f"{player_name(p)}{colon} {_signed(v, lang)}" for p, v in balances.items() if p != "banker"]
-    if "banker" in balances:
-        parts.append(f"{bank}{colon} {_signed(balances['banker'], lang)}")
-    return sep.join(parts)
-
-
 def announce_deal_end(deal: object, balances: Mapping[str, object], lang: str = "en") -> str:
-    """"Deal 3 is over. Ann: +6; Bob: −2; the bank: −4." (the deal's balances)."""
+    """"Deal 3 is over. Ann +6, Bob −2, Bank −4." (the deal's balances)."""
     check_lang(lang)
     head = {"en": f"Deal {deal} is over.", "ru": f"Талия {deal} окончена.",
             "fr": f"La taille {deal} est terminée."}[lang]
-    return f"{head} {_balances_text(balances, lang)}." if balances else head
+    return f"{head} {balances_text(balances, lang)}." if balances else head
 
 
 def announce_misdeal(settlements: Sequence[Mapping[str, Any]], lang: str = "en",

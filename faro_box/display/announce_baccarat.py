@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from faro_box.display.announce import card_name, check_lang, player_name
+from faro_box.display.announce import balances_text, card_name, check_lang, player_name
 
 GAME = "baccarat_banque"
 _NB = "\u00a0"
@@ -94,16 +94,11 @@ def announce_bank_end(ended: str, net: Mapping[str, object], winners: Sequence[s
     """The bank is over: why, and everyone's result against the 100 chips each started with."""
     check_lang(lang)
     why = _ENDED.get(ended, {"en": ended, "ru": ended, "fr": ended})[lang]
-    results = "; ".join(f"{player_name(p)}{_colon(lang)} {_signed(v)}" for p, v in net.items())
+    results = balances_text(net, lang)
     best = ", ".join(player_name(w) for w in winners)
     return {"en": f"The bank is over: {why}. {results}. Best: {best}.",
             "ru": f"Банк окончен: {why}. {results}. Лучший результат: {best}.",
             "fr": f"La banque est terminée{_NB}: {why}. {results}. Meilleur{_NB}: {best}."}[lang]
-
-
-def _signed(value: object) -> str:
-    v = int(value)  # type: ignore[call-overload]
-    return f"+{v}" if v > 0 else (f"−{-v}" if v < 0 else "0")
 
 
 def announce_taken_back(lang: str = "en") -> str:

@@ -18,11 +18,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from faro_box.display.announce import player_name
+from faro_box.display.catalogue import text
 
 GAME = "baccarat_banque"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SEATS = ("right", "left", "banker")
-_RESULT = {"win": "wins", "lose": "loses", "push": "ties"}
 _SHORT = {"win": "win", "lose": "los", "push": "tie"}
 
 
@@ -30,18 +30,26 @@ def is_bank(state: Mapping[str, Any]) -> bool:
     return state.get("game") == GAME
 
 
-def waiting_words(waiting: object) -> str:
+def _t(key: str, lang: str, **fields: object) -> str:
+    return text("bankTerminal", key, lang, **fields)
+
+
+def _seat(seat: str, lang: str) -> str:
+    return _t(seat, lang) if seat in SEATS else seat
+
+
+def waiting_words(waiting: object, lang: str = "en") -> str:
     """What the table waits for, as the dealer would say it."""
-    text = str(waiting or "")
-    if text == "bets":
-        return "bets, then the first card"
-    if text == "confirm":
-        return "the dealer to name a card"
-    if text.startswith("card_"):
-        return f"a card for {text.removeprefix('card_')}"
-    if text.startswith("call_"):
-        return f"{text.removeprefix('call_')}'s call: a card or stand"
-    return "nothing"
+    word = str(waiting or "")
+    if word == "bets":
+        return _t("waitBets", lang)
+    if word == "confirm":
+        return _t("waitConfirm", lang)
+    if word.startswith("card_"):
+        return _t("waitCard", lang, seat=_seat(word.removeprefix("card_"), lang))
+    if word.startswith("call_"):
+        return _t("waitCall", lang, seat=_seat(word.removeprefix("call_"), lang))
+    return _t("waitNothing", lang)
 
 
 def _hand(cards: Sequence[str | None], total: object) -> str:
@@ -49,56 +57,67 @@ def _hand(cards: Sequence[str | None], total: object) -> str:
     return shown + (f"  = {total}" if total is not None else "")
 
 
-def _bet(bet: Mapping[str, Any]) -> str:
-    where = "banco" if bet.get("banco") else "à cheval" if bet.get("cheval") else str(bet.get("side"))
-    cut = f" (cut from {bet['asked']})" if bet.get("asked", bet.get("stake")) != bet.get("stake") else ""
+def _bet(bet: Mapping[str, Any], lang: str) -> str:
+    where = "banco" if bet.get("banco") else "à cheval" if bet.get("cheval") else _seat(str(bet.get("side")), lang)
+    cut = (f" ({_t('cutFrom', lang, asked=bet['asked'])})"
+           if bet.get("asked", bet.get("stake")) != bet.get("stake") else "")
     return f"{player_name(str(bet.get('player')))} {bet.get('stake')} {where}{cut}"
 
 
-def _coup_line(coup: Mapping[str, Any]) -> str:
+_RESULT_KEY = {"win": "wins", "lose": "loses", "push": "ties"}
+
+
+def _coup_line(coup: Mapping[str, Any], lang: str) -> str:
     totals, results = coup.get("totals") or {}, coup.get("results") or {}
-    sides = ", ".join(f"{side} {totals.get(side)} {_RESULT.get(str(results.get(side)), '?')}" for side in SEATS[:2])
-    natural = " (a natural)" if coup.get("natural") else ""
-    return f"Last coup {coup.get('coup')}{natural}: {sides} against the bank's {totals.get('banker')}"
+    sides = ", ".join(f"{_seat(side, lang)} {totals.get(side)} "
+                      f"{_t(_RESULT_KEY[str(results.get(side))], lang) if str(results.get(side)) in _RESULT_KEY else '?'}"
+                      for side in SEATS[:2])
+    natural = _t("natural", lang) if coup.get("natural") else ""
+    return _t("lastCoup", lang, coup=coup.get("coup"), natural=natural, sides=sides, bank=totals.get("banker"))
 
 
-def render_bank_text(state: Mapping[str, Any], announcements: Sequence[str] = ()) -> str:
+_SEAT_TITLE = {"right": "seatRight", "left": "seatLeft", "banker": "seatBanker"}
+
+
+def render_bank_text(state: Mapping[str, Any], announcements: Sequence[str] = (), lang: str = "en") -> str:
     lines: list[str] = []
     if state.get("banker") is None:
-        lines.append("No bank open.")
+        lines.append(_t("noBank", lang))
     else:
-        where = f"over ({state['ended']})" if state.get("ended") else (
-            f"coup {state.get('coup')}" if state.get("in_coup") else "between coups")
-        lines.append(f"Bank {state.get('bank')}: {player_name(str(state['banker']))} banks, fund "
-                     f"{state.get('fund')} of {state.get('declared')}; {where}; waiting for "
-                     f"{waiting_words(state.get('waiting'))}")
+        where = _t("over", lang, why=state["ended"]) if state.get("ended") else (
+            _t("coupN", lang, coup=state.get("coup")) if state.get("in_coup") else _t("betweenCoups", lang))
+        lines.append(_t("head", lang, bank=state.get("bank"), banker=player_name(str(state["banker"])),
+                        fund=state.get("fund"), declared=state.get("declared"), where=where,
+                        waiting=waiting_words(state.get("waiting"), lang)))
         hands, totals = state.get("hands") or {}, state.get("totals") or {}
         active = state.get("active") or {}
         for seat in SEATS:
             who = f" ({player_name(str(active[seat]))})" if seat in active else ""
-            lines.append(f"  {(seat.capitalize() + who + ':'):<16} {_hand(hands.get(seat) or [], totals.get(seat))}")
+            title = _t(_SEAT_TITLE[seat], lang) + who + ":"
+            lines.append(f"  {title:<16} {_hand(hands.get(seat) or [], totals.get(seat))}")
         bets = state.get("bets") or []
         cover = state.get("cover_left")
-        lines.append("Bets: " + ("; ".join(_bet(b) for b in bets) if bets else "none")
-                     + (f"; cover left {cover}" if cover is not None else ""))
+        lines.append(_t("bets", lang) + ": " + ("; ".join(_bet(b, lang) for b in bets) if bets else _t("none", lang))
+                     + (f"; {_t('coverLeft', lang, cover=cover)}" if cover is not None else ""))
     last = state.get("last_coup")
     if last:
-        lines.append(_coup_line(last))
+        lines.append(_coup_line(last, lang))
     shoe = state.get("shoe") or {}
     if shoe.get("remaining") is not None:
         by_rank = shoe.get("by_rank") or {}
-        lines.append(f"Shoe: {shoe['remaining']} left: " + "  ".join(f"{r} {by_rank.get(r, '-')}" for r in RANKS))
+        lines.append(_t("shoe", lang, n=shoe["remaining"]) + " "
+                     + "  ".join(f"{r} {by_rank.get(r, '-')}" for r in RANKS))
     pending = state.get("pending")
     if pending:
-        guess = " or ".join(pending.get("candidates") or []) or "unread"
-        lines.append(f"WAITING: the next card needs the dealer's confirmation ({guess})")
+        guess = " / ".join(pending.get("candidates") or []) or "?"
+        lines.append(_t("waitingCard", lang, guess=guess))
     for fault in state.get("faults") or []:
         lines.append(f"FAULT {fault.get('device')}: {fault.get('message')}")
-    for text in announcements:
-        lines.append(f">> {text}")
+    for said in announcements:
+        lines.append(f">> {said}")
     balances = _chips(state)
     if balances:
-        lines.append("Chips: " + ", ".join(f"{player_name(who)} {chips}" for who, chips in balances))
+        lines.append(_t("chips", lang) + ": " + ", ".join(f"{player_name(who)} {chips}" for who, chips in balances))
     return "\n".join(lines) + "\n"
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from faro_box.display.announce import format_amount, player_name
+from faro_box.display.announce import player_name, signed_amount
 from faro_box.display.bank_views import bank_lcd_lines, is_bank
 from faro_box.errors import DeviceError
 from faro_box.table.events import TableEvent
@@ -30,8 +30,8 @@ def _ascii(text: str) -> str:
 
 
 def _signed(value: object) -> str:
-    text = format_amount(value, "en").replace("½", ".5")
-    return text if text == "0" else ("-" if str(value).startswith("-") else "+") + text
+    # The HD44780's font has neither the minus sign nor ½.
+    return signed_amount(value, "en").replace("−", "-").replace("½", ".5")
 
 
 def lcd_lines(state: Mapping[str, Any]) -> list[str]:

@@ -39,6 +39,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from faro_box.display import announce
+from faro_box.display.catalogue import page_texts
 from faro_box.display.narrator import Narrator
 from faro_box.display.pin import parse_pin_hash
 from faro_box.display.server import RunningServer as RunningServer
@@ -342,6 +343,8 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
     dealers = LOOPBACK if dealer_addresses is None else parse_networks(dealer_addresses)
     names = frozenset(n.lower().rstrip(".") for n in server_names)
     broadcaster = Broadcaster(limits)
+    page_texts_script = (f"window.FaroLang = {json.dumps(lang)};\n"
+                         f"window.FaroTexts = {json.dumps(page_texts(), ensure_ascii=False)};\n")
     narrator = Narrator(lang)
     profiles = _profile_names()
     handle_lock = threading.Lock()
@@ -421,6 +424,10 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
 
     async def dealer_page(request: Request) -> Response:
         return FileResponse(STATIC / "dealer.html", headers={"cache-control": "no-cache"})
+
+    async def texts_js(request: Request) -> Response:
+        # The pages' texts in every language, from the one catalogue the terminal speaks from.
+        return Response(page_texts_script, media_type="text/javascript", headers={"cache-control": "no-cache"})
 
     async def api_state(request: Request) -> Response:
         state = await run_in_threadpool(table.state)
@@ -571,6 +578,7 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
     routes = [
         Route("/", audience),
         Route("/dealer", dealer_page),
+        Route("/texts.js", texts_js),
         Route("/api/state", api_state),
         Route("/api/live", api_live),
         Route("/api/events", refusals(api_events)),

@@ -24,8 +24,6 @@ import ctypes.util
 import gc
 import io
 import logging
-import os
-import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -37,10 +35,14 @@ from faro_box.demo.faro import Demo
 from faro_box.errors import FaroBoxError, RuleError
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.sources import ExhibitDeal
+from faro_box.sd_notify import sd_notify
 from faro_box.table.commands import EndDeal, Misdeal
 from faro_box.table.events import TableEvent
 from faro_box.table.journal import MEMORY, Journal, retire
 from faro_box.table.table import Table
+from faro_box.vision.reader import Reader
+from faro_box.vision.sim.simbox import FPS, SimBox
+from faro_box.vision.track import Tracker
 
 log = logging.getLogger("faro_box.exhibit")
 
@@ -68,21 +70,6 @@ class Stopped(Exception):
     """The exhibition was asked to stop (SIGTERM, Ctrl-C): unwinds out of the deal."""
 
 
-def sd_notify(message: str) -> None:
-    """Tell systemd (Type=notify, WatchdogSec) how we are; nothing when not run by systemd."""
-    path = os.environ.get("NOTIFY_SOCKET")
-    if not path:
-        return
-    if path.startswith("@"):
-        path = "\0" + path[1:]
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
-            sock.connect(path)
-            sock.sendall(message.encode())
-    except OSError as exc:
-        log.warning("cannot notify systemd (%s): %s", message, exc)
-
-
 class Pacer:
     """The clock and the sleep the demo runs on: holds for the panels, stops, watchdog pings.
 
@@ -91,7 +78,7 @@ class Pacer:
     """
 
     def __init__(self, stop: threading.Event, *, clock: Callable[[], float] = time.monotonic,
-                 notify: Callable[[str], None] = sd_notify, ping_s: float = 5.0) -> None:
+                 notify: Callable[[str], object] = sd_notify, ping_s: float = 5.0) -> None:
         self.stop = stop
         self._clock = clock
         self._notify = notify
@@ -268,7 +255,7 @@ class Exhibition:
                  fast: bool = False, loops: int = 0, attract_s: float = 20.0, reader: Any = None,
                  seed: int = 1, stop: threading.Event | None = None,
                  on_deal: Callable[[DealReport], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic, notify: Callable[[str], None] = sd_notify,
+                 clock: Callable[[], float] = time.monotonic, notify: Callable[[str], object] = sd_notify,
                  release_memory: Callable[[], object] = release_memory) -> None:
         if not deals:
             raise FaroBoxError("an exhibition needs at least one deal")
@@ -286,7 +273,6 @@ class Exhibition:
         self._release_memory = release_memory
         self._out = _LogLines(log)
         if reader is None:
-            from faro_box.vision.reader import Reader
             reader = Reader()
         self.reader = reader
         show.on_hold = None if fast else self.pacer.hold
@@ -321,9 +307,6 @@ class Exhibition:
         return self.dealt
 
     def _deal(self, deal: ExhibitDeal) -> DealReport:
-        from faro_box.vision.sim.simbox import FPS, SimBox
-        from faro_box.vision.track import Tracker
-
         started = self._clock()
         box = SimBox(deal.deck, seed=self.seed + self.dealt, cards=deal.cards,
                      still=(3, 6) if self.fast else (8, 24))

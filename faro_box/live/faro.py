@@ -8,8 +8,6 @@ WATCHDOG, STOPPING) on ``$NOTIFY_SOCKET`` with the standard library alone.
 from __future__ import annotations
 
 import logging
-import os
-import socket
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -209,47 +207,3 @@ def table_buttons(table: Table, settings: Any, act: Callable[[Any, dict[str, Any
         table.clear_fault(f"button {action.value}")
 
     return DealerButtons.from_config(settings, pressed, stuck, unstuck, pin_factory=pin_factory)
-
-
-class SystemdNotifier:
-    """sd_notify(3) without libsystemd: one datagram per message to ``$NOTIFY_SOCKET``."""
-
-    def __init__(self, address: str | None = None) -> None:
-        self.address = address if address is not None else os.environ.get("NOTIFY_SOCKET", "")
-        self._socket: socket.socket | None = None
-        if self.address:
-            self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-
-    @property
-    def enabled(self) -> bool:
-        return self._socket is not None
-
-    def notify(self, message: str) -> bool:
-        if self._socket is None:
-            return False
-        address = self.address
-        if address.startswith("@"):     # an abstract socket: a leading NUL byte
-            address = "\0" + address[1:]
-        try:
-            self._socket.sendto(message.encode(), address)
-        except OSError as exc:
-            log.warning("cannot notify systemd (%s): %s", self.address, exc)
-            return False
-        return True
-
-    def close(self) -> None:
-        if self._socket is not None:
-            self._socket.close()
-            self._socket = None
-
-
-def watchdog_interval() -> float | None:
-    """Half the watchdog period systemd asks for ($WATCHDOG_USEC), in seconds; None without one."""
-    usec = os.environ.get("WATCHDOG_USEC")
-    pid = os.environ.get("WATCHDOG_PID")
-    if not usec or (pid and pid != str(os.getpid())):
-        return None
-    try:
-        return max(int(usec) / 2e6, 0.05)
-    except ValueError:
-        return None

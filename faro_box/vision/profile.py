@@ -83,7 +83,9 @@ class DeckProfile:
         try:
             with np.load(io.BytesIO(data), allow_pickle=False) as npz:
                 arrays = {k: npz[k] for k in npz.files}
-        except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as exc:
+        except ValueError:  # NumPy's words about pickles mean nothing to a dealer
+            raise VisionError(f"{source!r} is not a deck profile (not an archive of plain number arrays)") from None
+        except (OSError, EOFError, zipfile.BadZipFile, KeyError) as exc:
             raise VisionError(f"{source!r} is not a deck profile (unreadable: {exc})") from None
         meta = arrays.get("meta")
         if meta is None or meta.ndim != 1 or len(meta) < 6 or str(meta[0]) != _MAGIC:

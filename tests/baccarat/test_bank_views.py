@@ -18,7 +18,7 @@ FIRST_SIX = ("9C", "7H", "2S", "4C", "6D", "3C")  # seed 001 §08
 def _table() -> tuple[Table, io.StringIO, FakeLcd]:
     table = Table(Journal())
     out, lcd = io.StringIO(), FakeLcd()
-    TerminalView(out).attach(table)
+    TerminalView(out, style="table").attach(table)
     LcdView(lcd).attach(table)
     for command in (START, BankBet("ann", 5), BankBet("bob", 3)):
         table.handle(command)

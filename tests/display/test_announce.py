@@ -121,9 +121,9 @@ def test_soda_and_hock(lang: str, soda: str, hock: str) -> None:
 
 
 @pytest.mark.parametrize(("lang", "expected"), [
-    ("en", "Deal 3 is over. Ann: +6; Bob: −2; the bank: −4."),
-    ("ru", "Талия 3 окончена. Ann: +6; Bob: −2; банк: −4."),
-    ("fr", f"La taille 3 est terminée. Ann{NB}: +6{NB}; Bob{NB}: −2{NB}; la banque{NB}: −4."),
+    ("en", "Deal 3 is over. Ann +6, Bob −2, Bank −4."),
+    ("ru", "Талия 3 окончена. Ann +6, Bob −2, Банк −4."),
+    ("fr", "La taille 3 est terminée. Ann +6, Bob −2, Banque −4."),
 ])
 def test_deal_end(lang: str, expected: str) -> None:
     assert announce_deal_end(3, {"ann": 6, "bob": -2, "banker": -4}, lang) == expected

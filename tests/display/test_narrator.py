@@ -26,7 +26,7 @@ def test_a_whole_deal_is_announced_once_each(table: Table) -> None:
     assert [int(t.split(":")[0].split()[1]) for t in turns] == list(range(1, 26))
     assert turns[-1].endswith("The hock: Q♦.")
     send(table, {"type": "end_deal"})
-    assert said[-1] == "Deal 1 is over. Ann: +2; Bob: +2; the bank: −4."
+    assert said[-1] == "Deal 1 is over. Ann +2, Bob +2, Bank −4."
 
 
 def test_undo_pending_and_misdeal(table: Table) -> None:
@@ -44,7 +44,7 @@ def test_undo_pending_and_misdeal(table: Table) -> None:
     send(table, {"type": "misdeal"})
     assert said[-2] == ("Maldonne\u00a0: la banque paie toutes les mises en jeu. Ann\u00a0: mise sur la dame, "
                         "gagne 5\u00a0; la banque paie 5.")
-    assert said[-1] == "La taille 1 est terminée. Ann\u00a0: +7\u00a0; Bob\u00a0: +2\u00a0; la banque\u00a0: −9."
+    assert said[-1] == "La taille 1 est terminée. Ann +7, Bob +2, Banque −9."
 
 
 def test_a_view_started_mid_deal_does_not_repeat_the_past(table: Table) -> None:

@@ -21,7 +21,7 @@ def test_rod_text_shows_touching_and_gapped_beads() -> None:
 
 def test_terminal_prints_each_command_once_with_its_announcements(table: Table) -> None:
     out = io.StringIO()
-    TerminalView(out).attach(table)
+    TerminalView(out, style="table").attach(table)
     assert out.getvalue().startswith("No deal in progress.")
     start_two_players(table)
     deal_cards(table, ["5S", "KD", "9C"])
@@ -31,14 +31,14 @@ def test_terminal_prints_each_command_once_with_its_announcements(table: Table) 
     last = blocks[-1]
     assert ">> Turn 1: K loses, 9 wins. Ann's 9 wins 2; Bob's coppered K wins 2; the bank pays 4." in last
     assert " 9 |-o-------ooo| 3" in last and " K |o--------ooo| 3" in last
-    assert "Balances: Ann +2, Bob +2, bank -4" in last
+    assert "Balances: Ann +2, Bob +2, Bank −4" in last
     assert "Bets: Ann 9 x2; Bob K x2 copper" in blocks[3]
     assert ">> Soda: 5♠." in blocks[4]
 
 
 def test_terminal_in_russian_says_the_last_turn_and_the_hock(table: Table) -> None:
     out = io.StringIO()
-    TerminalView(out, lang="ru").attach(table)
+    TerminalView(out, lang="ru", style="table").attach(table)
     start_two_players(table)
     deal_cards(table, DECK[:51])
     text = out.getvalue()

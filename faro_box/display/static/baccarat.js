@@ -6,35 +6,9 @@ window.Baccarat = (function () {
   const F = window.Faro;
   const GAME = "baccarat_banque";
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-  const TEXTS = {
-    en: { title: "Baccarat Banque", bank: "Bank", coup: "Coup", fund: "Fund", cover: "cover left",
-          right: "Right", left: "Left", banker: "Banker", win: "wins", lose: "loses", push: "tie",
-          shoe: "The shoe", cards: "cards left", balances: "Chips", bets: "Bets", natural: "natural",
-          cheval: "à cheval", banco: "banco", ended: "The bank is over", active: "plays",
-          waiting: { bets: "Place your bets", confirm: "A card waits for the dealer",
-                     card_right: "A card for right", card_left: "A card for left", card_banker: "A card for the banker",
-                     call_right: "Right: a card or stand?", call_left: "Left: a card or stand?",
-                     call_banker: "The banker draws or stands" } },
-    ru: { title: "Баккара-банк", bank: "Банк", coup: "Кон", fund: "Фонд", cover: "покрытие",
-          right: "Правая", left: "Левая", banker: "Банкир", win: "выигрыш", lose: "проигрыш", push: "ничья",
-          shoe: "Башмак", cards: "карт осталось", balances: "Фишки", bets: "Ставки", natural: "натуральная",
-          cheval: "à cheval", banco: "банко", ended: "Банк окончен", active: "играет",
-          waiting: { bets: "Делайте ставки", confirm: "Карта ждёт подтверждения",
-                     card_right: "Карта правой", card_left: "Карта левой", card_banker: "Карта банкиру",
-                     call_right: "Правая: карту или стоп?", call_left: "Левая: карту или стоп?",
-                     call_banker: "Банкир добирает или стоит" } },
-    fr: { title: "Baccara banque", bank: "Banque", coup: "Coup", fund: "Fonds", cover: "couverture",
-          right: "Droite", left: "Gauche", banker: "Banquier", win: "gagne", lose: "perd", push: "égalité",
-          shoe: "Le sabot", cards: "cartes restantes", balances: "Jetons", bets: "Mises", natural: "naturelle",
-          cheval: "à cheval", banco: "banco", ended: "La banque est terminée", active: "joue",
-          waiting: { bets: "Faites vos jeux", confirm: "Une carte attend le croupier",
-                     card_right: "Une carte pour la droite", card_left: "Une carte pour la gauche",
-                     card_banker: "Une carte pour le banquier", call_right: "Droite : carte ou non ?",
-                     call_left: "Gauche : carte ou non ?", call_banker: "Le banquier tire ou reste" } },
-  };
   const el = F.el, clear = F.clear;
 
-  function texts(lang) { return TEXTS[lang] || TEXTS.en; }
+  function texts(lang) { return F.viewTexts("baccarat", lang); }
   function isBank(state) { return !!state && state.game === GAME; }
 
   function renderStatus(root, s, t) {
@@ -42,7 +16,7 @@ window.Baccarat = (function () {
     root.appendChild(el("span", "deal", t.title));
     if (s.bank !== null && s.bank !== undefined) root.appendChild(el("span", "", t.bank + " " + s.bank));
     if (s.coup) root.appendChild(el("span", "turnno", t.coup + " " + s.coup));
-    if (s.shoe && s.shoe.remaining !== null) root.appendChild(el("span", "boxcount", s.shoe.remaining + " " + t.cards));
+    if (s.shoe && s.shoe.remaining !== null) root.appendChild(el("span", "boxcount", F.count(t, "cardsLeft", s.shoe.remaining)));
   }
 
   function hand(s, t, seat) {
@@ -167,6 +141,9 @@ window.Baccarat = (function () {
   // ---- the dealer's desk: bets, calls, cards by hand, undo, the banker leaving -----------------
   function desk(root) {
     let csrf = null, msg = null, player = null;
+    // The desk is built once, in the box's language.
+    const D = F.viewTexts("baccaratDesk", window.FaroLang || "en");
+    const tx = function (key, fields) { return F.fill(D[key], fields); };
     const say = function (text, ok) {
       const m = document.getElementById("bac-message");
       m.textContent = text || "";
@@ -176,7 +153,7 @@ window.Baccarat = (function () {
     async function send(body, done) {
       if (!csrf) {
         const r = await fetch("/api/session", { credentials: "same-origin" });
-        if (r.status !== 200) { say("Log in with the PIN first.", false); return false; }
+        if (r.status !== 200) { say(tx("loginFirst"), false); return false; }
         csrf = (await r.json()).csrf;
       }
       const response = await fetch("/api/command", {
@@ -184,9 +161,9 @@ window.Baccarat = (function () {
         headers: { "content-type": "application/json", "x-csrf-token": csrf }, body: JSON.stringify(body),
       });
       let doc = {};
-      try { doc = await response.json(); } catch (e) { doc = { error: "the server sent no JSON" }; }
+      try { doc = await response.json(); } catch (e) { doc = { error: tx("noJson") }; }
       if (response.status === 403 || response.status === 401) csrf = null;
-      if (response.status !== 200) { say(doc.error || ("refused (" + response.status + ")"), false); return false; }
+      if (response.status !== 200) { say(doc.error || tx("refused", { status: response.status }), false); return false; }
       say(done || "", true);
       return true;
     }
@@ -207,11 +184,11 @@ window.Baccarat = (function () {
     }
 
     const start = el("div", "row");
-    const players = input("bac-players", "text", "ann:right, bob:left, cy:right");
-    const banker = input("bac-banker", "text", "banker");
-    const fund = input("bac-fund", "number", "fund", "10");
+    const players = input("bac-players", "text", tx("playersExample"));
+    const banker = input("bac-banker", "text", tx("banker"));
+    const fund = input("bac-fund", "number", tx("fund"), "10");
     start.appendChild(players); start.appendChild(banker); start.appendChild(fund);
-    start.appendChild(button("Start bank", "primary", function () {
+    start.appendChild(button(tx("startBank"), "primary", function () {
       const order = [], sides = {};
       players.value.split(",").map(function (x) { return x.trim(); }).filter(Boolean).forEach(function (item) {
         const parts = item.split(":");
@@ -219,42 +196,42 @@ window.Baccarat = (function () {
         sides[parts[0].trim()] = (parts[1] || "right").trim();
       });
       send({ type: "start_bank", players: order, sides: sides, banker: banker.value.trim(),
-             fund: parseInt(fund.value, 10) }, "The bank is open.");
+             fund: parseInt(fund.value, 10) }, tx("bankOpen"));
     }));
     const live = el("div", "");
-    root.appendChild(el("h2", "", "Baccarat Banque"));
+    root.appendChild(el("h2", "", tx("title")));
     const message = el("div", "message");
     message.id = "bac-message";
     message.setAttribute("role", "status");
     root.appendChild(message);
     root.appendChild(live);
-    root.appendChild(el("h2", "", "New bank"));
+    root.appendChild(el("h2", "", tx("newBank")));
     root.appendChild(start);
 
     // Inputs live outside the redrawn part, so a message arriving never wipes what the dealer types.
     const who = el("div", "row"), calls = el("div", "row"), pending = el("div", "row");
     const bet = el("div", "row"), cards = el("div", "row");
-    const stake = input("bac-stake", "number", "stake", "1");
+    const stake = input("bac-stake", "number", tx("stake"), "1");
     const cheval = document.createElement("input"); cheval.type = "checkbox"; cheval.id = "bac-cheval";
     const cut = document.createElement("input"); cut.type = "checkbox"; cut.id = "bac-cut";
     bet.appendChild(stake);
-    bet.appendChild(el("label", "", "à cheval")); bet.appendChild(cheval);
-    bet.appendChild(el("label", "", "cut to cover")); bet.appendChild(cut);
-    bet.appendChild(button("Bet", "primary", function () {
+    bet.appendChild(el("label", "", tx("cheval"))); bet.appendChild(cheval);
+    bet.appendChild(el("label", "", tx("cutToCover"))); bet.appendChild(cut);
+    bet.appendChild(button(tx("bet"), "primary", function () {
       send({ type: "bank_bet", player: player, stake: parseInt(stake.value, 10), cheval: cheval.checked,
-             cut: cut.checked }, "Bet taken.");
+             cut: cut.checked }, tx("betTaken"));
     }));
-    bet.appendChild(button("Banco", "", function () { send({ type: "banco", player: player }, "Banco."); }));
-    bet.appendChild(button("Leave winnings on", "", function () {
-      send({ type: "leave_on", player: player, cheval: cheval.checked, cut: cut.checked }, "Left on.");
+    bet.appendChild(button(tx("banco"), "", function () { send({ type: "banco", player: player }, tx("bancoDone")); }));
+    bet.appendChild(button(tx("leaveOn"), "", function () {
+      send({ type: "leave_on", player: player, cheval: cheval.checked, cut: cut.checked }, tx("leftOn"));
     }));
-    const card = input("bac-card", "text", "e.g. QH");
+    const card = input("bac-card", "text", tx("cardExample"));
     cards.appendChild(card);
-    cards.appendChild(button("Enter card", "", function () {
-      send({ type: "bank_confirm", card: card.value.trim() }, "Card " + card.value.trim() + " entered.");
+    cards.appendChild(button(tx("enterCard"), "", function () {
+      send({ type: "bank_confirm", card: card.value.trim() }, tx("cardEntered", { card: card.value.trim() }));
     }));
-    cards.appendChild(button("Undo last card", "danger", function () { send({ type: "bank_undo" }, "Card taken back."); }));
-    cards.appendChild(button("Banker leaves", "danger", function () { send({ type: "bank_leave" }, "The banker leaves."); }));
+    cards.appendChild(button(tx("undo"), "danger", function () { send({ type: "bank_undo" }, tx("takenBack")); }));
+    cards.appendChild(button(tx("bankerLeaves"), "danger", function () { send({ type: "bank_leave" }, tx("bankerLeft")); }));
     const table = el("div", "");
     [table, who, bet, calls, pending, cards].forEach(function (n) { live.appendChild(n); });
 
@@ -282,11 +259,11 @@ window.Baccarat = (function () {
       const waiting = String(s.waiting || "");
       if (waiting.indexOf("call_") === 0) {
         const seat = waiting.slice(5);
-        calls.appendChild(button(t[seat] + ": card", "primary", function () {
-          send({ type: "bank_call", seat: seat, draw: true }, t[seat] + ": card.");
+        calls.appendChild(button(tx("seatCard", { seat: t[seat] }), "primary", function () {
+          send({ type: "bank_call", seat: seat, draw: true }, tx("seatCardDone", { seat: t[seat] }));
         }));
-        calls.appendChild(button(t[seat] + ": stand", "", function () {
-          send({ type: "bank_call", seat: seat, draw: false }, t[seat] + ": stands.");
+        calls.appendChild(button(tx("seatStand", { seat: t[seat] }), "", function () {
+          send({ type: "bank_call", seat: seat, draw: false }, tx("seatStands", { seat: t[seat] }));
         }));
       }
       clear(pending);
@@ -298,7 +275,7 @@ window.Baccarat = (function () {
           clear(pending);
           const p = (mine && mine.pending) || s.pending;
           (p.candidates || []).forEach(function (c) {
-            pending.appendChild(button(c + "?", "primary", function () { send({ type: "bank_confirm", card: c }, c + " confirmed."); }));
+            pending.appendChild(button(c + "?", "primary", function () { send({ type: "bank_confirm", card: c }, tx("confirmed", { card: c })); }));
           });
         }).catch(function () {});
       }

@@ -6,6 +6,23 @@
   const $ = function (id) { return document.getElementById(id); };
   let csrf = null, msg = null, player = null, selection = [], callMode = false, copper = false,
       winLose = false, source = null, counter = 0;
+  // The page's texts: the box's language until the table's messages name one.
+  let T = F.viewTexts("dealer", window.FaroLang || "en");
+
+  function tx(key, fields) { return F.fill(T[key], fields); }
+
+  // The page's fixed texts: every element marked with the key of its text.
+  function translate() {
+    document.querySelectorAll("[data-text]").forEach(function (node) { node.textContent = T[node.dataset.text]; });
+    document.querySelectorAll("[data-text-label]").forEach(function (node) {
+      node.setAttribute("aria-label", T[node.dataset.textLabel]);
+    });
+    document.querySelectorAll("[data-text-placeholder]").forEach(function (node) {
+      node.setAttribute("placeholder", T[node.dataset.textPlaceholder]);
+    });
+    document.querySelectorAll("[data-text-alt]").forEach(function (node) { node.setAttribute("alt", T[node.dataset.textAlt]); });
+  }
+  translate();
 
   function say(text, ok) {
     const m = $("message");
@@ -20,14 +37,14 @@
       body: JSON.stringify(body),
     });
     let doc = {};
-    try { doc = await response.json(); } catch (e) { doc = { error: "the server sent no JSON" }; }
+    try { doc = await response.json(); } catch (e) { doc = { error: tx("noJson") }; }
     return { status: response.status, doc: doc };
   }
 
   async function command(body, done) {
     const r = await post("/api/command", body);
-    if (r.status === 401) { showLogin("Your session ended: enter the PIN again."); return false; }
-    if (r.status !== 200) { say(r.doc.error || ("refused (" + r.status + ")"), false); return false; }
+    if (r.status === 401) { showLogin(tx("sessionEnded")); return false; }
+    if (r.status !== 200) { say(r.doc.error || tx("refused", { status: r.status }), false); return false; }
     say(done || "", true);
     return true;
   }
@@ -54,7 +71,7 @@
     $("pin").value = "";
     const r = await post("/api/login", { pin: pin });
     if (r.status === 200) { csrf = r.doc.csrf; showDesk(); say("", true); }
-    else $("login-message").textContent = r.doc.error || ("refused (" + r.status + ")");
+    else $("login-message").textContent = r.doc.error || tx("refused", { status: r.status });
   });
 
   $("logout").addEventListener("click", async function () {
@@ -70,6 +87,7 @@
   function render() {
     if (!msg) return;
     const s = msg.state, t = F.texts(msg.lang);
+    if (T._lang !== t._lang) { T = F.viewTexts("dealer", msg.lang); translate(); }
     F.renderStatus($("status"), s, t);
     F.renderBanners($("banners"), s, t);
     const players = s.players || [];
@@ -95,7 +113,7 @@
     renderBets(s);
     renderPending(s, t);
     const next = s.pending ? s.pending.index : s.next_index;
-    $("next-card").textContent = (next === null || next === undefined || s.finished) ? "" : "Card " + (next + 1) + ":";
+    $("next-card").textContent = (next === null || next === undefined || s.finished) ? "" : tx("cardN", { n: next + 1 });
     const select = $("profile");
     if (!select.options.length) {
       (msg.profiles || []).forEach(function (name) { select.appendChild(new Option(name, name)); });
@@ -110,22 +128,22 @@
       const li = F.el("li");
       const what = bet.kind + " " + (bet.ranks || []).join("-") + (bet.order ? " " + bet.order.join("-") : "");
       li.appendChild(F.el("span", "", F.displayName(bet.player) + ": " + what + " \u00d7" + bet.stake +
-                          (bet.copper ? " (coppered)" : "")));
+                          (bet.copper ? " " + tx("coppered") : "")));
       if (bet.barred) li.classList.add("barred");
-      const b = F.el("button", "", "Withdraw");
+      const b = F.el("button", "", tx("withdraw"));
       b.type = "button";
       b.dataset.withdraw = bet.id;
       b.addEventListener("click", function () {
-        command({ type: "withdraw", player: bet.player, bet_id: bet.id }, "Withdrawn.");
+        command({ type: "withdraw", player: bet.player, bet_id: bet.id }, tx("withdrawn"));
       });
       li.appendChild(b);
       // Barring freezes a bet until the player says "it goes"; the same button says it.
-      const bar = F.el("button", "", bet.barred ? "It goes" : "Bar");
+      const bar = F.el("button", "", bet.barred ? tx("itGoes") : tx("bar"));
       bar.type = "button";
       bar.dataset[bet.barred ? "release" : "bar"] = bet.id;
       bar.addEventListener("click", function () {
         command({ type: bet.barred ? "release" : "bar", player: bet.player, bet_id: bet.id },
-                bet.barred ? "It goes." : "Barred.");
+                bet.barred ? tx("itGoesDone") : tx("barred"));
       });
       li.appendChild(bar);
       list.appendChild(li);
@@ -148,17 +166,17 @@
     (p.candidates || []).forEach(function (c) {
       const b = F.el("button", "primary", c);
       b.type = "button";
-      b.addEventListener("click", function () { command({ type: "confirm", index: p.index, card: c }, "Confirmed " + c + "."); });
+      b.addEventListener("click", function () { command({ type: "confirm", index: p.index, card: c }, tx("confirmed", { card: c })); });
       row.appendChild(b);
     });
     // A hand passed over the card, or a card was put back: nothing left the box after all.
     const below = p.index > 0 && !(s.queued || []).length ? (s.exposed || [])[p.index - 1] : null;
     if (below) {
-      const none = F.el("button", "", "No new card: " + below + " still on top");
+      const none = F.el("button", "", tx("noNewCard", { card: below }));
       none.type = "button";
       none.id = "no-card";
       none.addEventListener("click", function () {
-        command({ type: "no_card", index: p.index }, "No new card: " + below + " is still on top.");
+        command({ type: "no_card", index: p.index }, tx("noNewCardDone", { card: below }));
       });
       row.appendChild(none);
     }
@@ -189,10 +207,10 @@
   function stake() { return parseInt($("stake").value, 10); }
 
   async function placeSpec(spec) {
-    if (!player) { say("Start a deal with players first.", false); return; }
+    if (!player) { say(tx("startFirst"), false); return; }
     spec.id = newId();
     spec.stake = stake();
-    const ok = await command({ type: "place", player: player, spec: spec }, "Bet placed for " + F.displayName(player) + ".");
+    const ok = await command({ type: "place", player: player, spec: spec }, tx("betPlaced", { player: F.displayName(player) }));
     if (ok) { selection = []; callMode = false; render(); }
   }
 
@@ -206,13 +224,13 @@
   $("place").addEventListener("click", function () {
     if (callMode) {
       if (selection.length !== 3) {
-        say("A call names three ranks (or, on a triple, three colours): loser, winner, hock.", false);
+        say(tx("callNeeds"), false);
         return;
       }
       placeSpec({ kind: "call", order: selection.slice() });
       return;
     }
-    if (!selection.length) { say("Tap one rank, or two to four for a group.", false); return; }
+    if (!selection.length) { say(tx("tapRanks"), false); return; }
     let spec;
     if (selection.length === 1) spec = { kind: "rank", ranks: selection.slice() };
     else if (winLose && selection.length === 2) spec = { kind: "win_lose", ranks: selection.slice() };
@@ -231,11 +249,11 @@
 
   // Irreversible buttons want a second tap within 3 s (a dialog would block the kiosk).
   function armed(button, action) {
-    const label = button.textContent;
-    let timer = null;
+    let timer = null, label = "";
     button.addEventListener("click", function () {
       if (!timer) {
-        button.textContent = "Tap again: " + label;
+        label = button.textContent;
+        button.textContent = tx("tapAgain", { label: label });
         timer = setTimeout(function () { button.textContent = label; timer = null; }, 3000);
         return;
       }
@@ -245,24 +263,24 @@
   }
   armed($("undo"), function () {
     // The state this page showed: a repeated request cannot take back a second card.
-    command({ type: "undo", after: msg ? msg.seq : undefined }, "The last card was taken back.");
+    command({ type: "undo", after: msg ? msg.seq : undefined }, tx("takenBack"));
   });
-  armed($("end"), function () { command({ type: "end_deal" }, "The deal is ended."); });
-  armed($("misdeal"), function () { command({ type: "misdeal" }, "Misdeal: the bank pays every bet standing."); });
+  armed($("end"), function () { command({ type: "end_deal" }, tx("dealEnded")); });
+  armed($("misdeal"), function () { command({ type: "misdeal" }, tx("misdealDone")); });
 
   $("enter-card").addEventListener("click", function () {
     if (!msg) return;
     const s = msg.state;
     const index = s.pending ? s.pending.index : s.next_index;
     const card = $("card").value.trim();
-    command({ type: "confirm", index: index, card: card }, "Card " + card + " entered.").then(function (ok) {
+    command({ type: "confirm", index: index, card: card }, tx("cardEntered", { card: card })).then(function (ok) {
       if (ok) $("card").value = "";
     });
   });
 
   $("start").addEventListener("click", function () {
     const names = $("players-input").value.split(/[,\s]+/).filter(function (x) { return x; });
-    command({ type: "start_deal", profile: $("profile").value, players: names, house_rules: {} }, "A new deal.");
+    command({ type: "start_deal", profile: $("profile").value, players: names, house_rules: {} }, tx("newDeal"));
   });
 
   fetch("/api/session", { credentials: "same-origin" }).then(async function (r) {

@@ -10,28 +10,34 @@ window.Faro = (function () {
                    "#f2f2f2", "#e87bb0", "#a0a0ff"];
   const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 
-  const TEXTS = {
-    en: { deal: "Deal", turn: "Turn", of: "of", soda: "soda", hock: "hock", last: "last turn",
-          loser: "loses", winner: "wins", balances: "Balances", bank: "Bank", history: "Past deals",
-          pending: "Card {n} is waiting for the dealer's confirmation", faults: "Fault",
-          high: "High card", odd: "Odd", even: "Even", call: "Call the turn", left: "left",
-          noDeal: "No deal in progress", finished: "The deal is over", cards: "cards in the box",
-          caseKeeper: "Case-keeper", noTurn: "No turn dealt yet", reconnect: "reconnecting…" },
-    ru: { deal: "Талия", turn: "Ход", of: "из", soda: "сода", hock: "хок", last: "последний ход",
-          loser: "проигрывает", winner: "выигрывает", balances: "Счёт", bank: "Банк", history: "Прошлые талии",
-          pending: "Карта {n} ждёт подтверждения банкомёта", faults: "Неисправность",
-          high: "Старшая карта", odd: "Нечет", even: "Чёт", call: "Заказ последнего хода", left: "ост.",
-          noDeal: "Талия не начата", finished: "Талия окончена", cards: "карт в коробке",
-          caseKeeper: "Счёты", noTurn: "Ходов ещё не было", reconnect: "переподключение…" },
-    fr: { deal: "Taille", turn: "Coup", of: "sur", soda: "soda", hock: "hock", last: "dernier coup",
-          loser: "perd", winner: "gagne", balances: "Soldes", bank: "Banque", history: "Tailles passées",
-          pending: "La carte {n} attend la confirmation du banquier", faults: "Panne",
-          high: "Carte haute", odd: "Impair", even: "Pair", call: "Annonce du tour", left: "rest.",
-          noDeal: "Aucune taille en cours", finished: "La taille est terminée", cards: "cartes dans la boîte",
-          caseKeeper: "Tableau des cartes", noTurn: "Aucun coup encore", reconnect: "reconnexion…" },
-  };
+  // Every view's texts, served by the box from its one catalogue (/texts.js): {view: {lang: {key: text}}}.
+  const CATALOGUE = window.FaroTexts || {};
 
-  function texts(lang) { return TEXTS[lang] || TEXTS.en; }
+  // The texts of one view in one language; the language goes along for counts and amounts.
+  function viewTexts(view, lang) {
+    const table = CATALOGUE[view] || {};
+    const chosen = table[lang] ? lang : "en";
+    document.documentElement.lang = chosen;
+    return Object.assign({ _lang: chosen }, table[chosen] || {});
+  }
+
+  function texts(lang) { return viewTexts("faro", lang); }
+
+  // A text's {fields} filled in.
+  function fill(text, fields) {
+    const values = fields || {};
+    return String(text).replace(/\{(\w+)\}/g, function (whole, name) {
+      return name in values ? String(values[name]) : whole;
+    });
+  }
+
+  // A text with a count: its form by the language's CLDR plural category (Intl.PluralRules).
+  function count(t, key, n, fields) {
+    const entry = t[key];
+    const forms = (entry && entry.plural) || { other: String(entry) };
+    const category = new Intl.PluralRules(t._lang || "en").select(n);
+    return fill(forms[category] || forms.other, Object.assign({ n: n }, fields || {}));
+  }
 
   function el(tag, cls, text) {
     const node = document.createElement(tag);
@@ -58,11 +64,18 @@ window.Faro = (function () {
     return COLOURS[(i < 0 ? 0 : i) % COLOURS.length];
   }
 
+  // An amount with its sign, written as the terminal and the announcements write it
+  // (announce.signed_amount): "+2", "\u22121\u00bd" in English, "\u22121,5" in Russian and French.
   function amount(value) {
     const v = Number(value);
     const sign = v > 0 ? "+" : v < 0 ? "\u2212" : "";
     const a = Math.abs(v);
-    return sign + (Number.isInteger(a) ? String(a) : a.toFixed(2).replace(/0+$/, "").replace(/\.$/, ""));
+    if (Number.isInteger(a)) return sign + String(a);
+    const lang = document.documentElement.lang || "en";
+    const whole = Math.floor(a);
+    if (lang === "en" && a - whole === 0.5) return sign + (whole ? String(whole) : "") + "\u00bd";
+    const text = a.toFixed(2).replace(/0+$/, "").replace(/\.$/, "");
+    return sign + (lang === "en" ? text : text.replace(".", ","));
   }
 
   function parseCard(card) {
@@ -258,7 +271,7 @@ window.Faro = (function () {
     else if (state.next_turn) root.appendChild(el("span", "turnno", t.turn + " " + state.next_turn + " " + t.of + " 25"));
     else if (state.next_role === "soda") root.appendChild(el("span", "", t.soda));
     const left = 52 - (state.exposed || []).length;
-    root.appendChild(el("span", "boxcount", left + " " + t.cards));
+    root.appendChild(el("span", "boxcount", count(t, "cardsInBox", left)));
   }
 
   function renderBanners(root, state, t) {
@@ -434,7 +447,7 @@ window.Faro = (function () {
     });
   }
 
-  return { texts: texts, el: el, clear: clear, connect: connect, displayName: displayName, amount: amount,
+  return { texts: texts, viewTexts: viewTexts, count: count, fill: fill, el: el, clear: clear, connect: connect, displayName: displayName, amount: amount,
            renderLayout: renderLayout, renderCaseKeeper: renderCaseKeeper, renderStatus: renderStatus,
            renderBanners: renderBanners, renderLastTurn: renderLastTurn, renderAnnouncements: renderAnnouncements,
            renderBalances: renderBalances, renderHistory: renderHistory, cardFace: cardFace,

@@ -7,35 +7,12 @@
   const params = new URLSearchParams(location.search);
   const fixedLang = params.get("lang");
   const ROTATE_MS = 10000;
-  const UI = {
-    en: { odds: "The odds now", split: "Chance the next turn splits: ", oneIn: "1 in ", edge: "The bank's edge on a rank bet: ",
-          call: "Calling the turn pays ", trueOdds: ", true odds ", wins: "wins", loses: "loses", splits: "splits",
-          visitors: "Visitors' pretend bets", nobody: "Scan the code and bet with pretend chips: no money.",
-          together: "visitors, together ", qr: "Bet for fun", sub: "The game of the Old West, dealt by machine.",
-          next: "Next deal: ", startsIn: "starts in ", s: " s", betweenTurns: "Odds are shown between turns.",
-          coppered: " coppered",
-          noQr: "No code for phones: this box has no address they can reach. Set exhibit.public_url in the configuration, or start with --host 0.0.0.0." },
-    ru: { odds: "Шансы сейчас", split: "Шанс сплита в следующем ходе: ", oneIn: "1 из ", edge: "Преимущество банка на ставку: ",
-          call: "Заказ хода платит ", trueOdds: ", истинные шансы ", wins: "выигрыш", loses: "проигрыш", splits: "сплит",
-          visitors: "Понарошку: ставки гостей", nobody: "Отсканируйте код и ставьте понарошку: без денег.",
-          together: "гостей, вместе ", qr: "Ставки понарошку", sub: "Игра Дикого Запада, сдаёт машина.",
-          next: "Следующая талия: ", startsIn: "начнётся через ", s: " с", betweenTurns: "Шансы — между ходами.",
-          coppered: " с медяком",
-          noQr: "Кода для телефонов нет: у коробки нет адреса, доступного им. Задайте exhibit.public_url в конфигурации или запустите с --host 0.0.0.0." },
-    fr: { odds: "Les chances", split: "Chance de doublet au prochain coup : ", oneIn: "1 sur ", edge: "Avantage de la banque sur un rang : ",
-          call: "L'annonce du coup paie ", trueOdds: ", chances réelles ", wins: "gagne", loses: "perd", splits: "doublet",
-          visitors: "Paris pour rire des visiteurs", nobody: "Scannez le code et misez pour rire : sans argent.",
-          together: "visiteurs, ensemble ", qr: "Misez pour rire", sub: "Le jeu du Far West, donné par une machine.",
-          next: "Prochaine taille : ", startsIn: "commence dans ", s: " s", betweenTurns: "Les chances s'affichent entre les coups.",
-          coppered: " coppé",
-          noQr: "Pas de code pour les téléphones : la boîte n'a pas d'adresse qu'ils atteignent. Réglez exhibit.public_url dans la configuration, ou lancez avec --host 0.0.0.0." },
-  };
   let show = null;
   let shownKey = "";
   const started = Date.now();
 
   function lang() {
-    if (fixedLang && UI[fixedLang]) return fixedLang;
+    if (fixedLang && (window.FaroTexts.exhibit || {})[fixedLang]) return fixedLang;
     const langs = (show && show.langs) || ["en"];
     const first = Math.max(0, langs.indexOf((show && show.lang) || "en"));
     const step = Math.floor((Date.now() - started) / ROTATE_MS);
@@ -99,7 +76,7 @@
     F.clear(root);
     root.appendChild(F.el("h2", null, u.visitors));
     if (!v || !v.count) { root.appendChild(F.el("p", "muted", u.nobody)); return; }
-    root.appendChild(F.el("p", null, v.count + " " + u.together + F.amount(v.total)));
+    root.appendChild(F.el("p", null, F.count(u, "visitorsTogether", v.count, { amount: F.amount(v.total) })));
     (v.leaders || []).slice(0, 3).forEach(function (x) {
       root.appendChild(F.el("p", null, x.name + " " + F.amount(x.balance)));
     });
@@ -118,7 +95,7 @@
 
   function render() {
     if (!show) return;
-    const l = lang(), u = UI[l] || UI.en;
+    const l = lang(), u = F.viewTexts("exhibit", l);
     const key = JSON.stringify([l, show.mode, show.panel && show.panel.id, show.panel && show.panel.variant,
                                 show.odds, show.visitors, show.countdown, show.deal, show.next, show.visit_url]);
     if (key === shownKey) return;
@@ -157,7 +134,7 @@
   }
 
   F.connect(function (msg) {
-    const s = msg.state, t = F.texts(msg.lang);
+    const s = msg.state, t = F.texts(lang());  // the screen's language, which turns
     F.renderStatus(document.getElementById("status"), s, t);
     F.renderLayout(document.getElementById("layout"), s, t, {});
     F.renderCaseKeeper(document.getElementById("casekeeper"), s, t);

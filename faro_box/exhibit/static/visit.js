@@ -3,22 +3,8 @@
 // exhibition settles beside the real ones. Writes carry the CSRF token in a header.
 (function () {
   const F = window.Faro;
-  const UI = {
-    en: { name: "Your name (for the screen)", go: "Join", bet: "A pretend bet: choose a card", copper: "Copper it",
-          place: "Place the pretend bet", balance: "Your pretend balance: ", open: "On the layout: ", none: "no bet yet",
-          chips: " chips", placed: "Placed: ", about: "No money, no login: pretend chips only. A plain bet wins when its card wins " +
-          "(second card of a turn) and loses when it loses; a coppered bet the other way round." },
-    ru: { name: "Ваше имя (для экрана)", go: "Войти", bet: "Ставка понарошку: выберите карту", copper: "С медяком",
-          place: "Поставить понарошку", balance: "Ваш счёт понарошку: ", open: "На столе: ", none: "ставок нет",
-          chips: " фишек", placed: "Поставлено: ", about: "Без денег и регистрации: только игрушечные фишки. Простая ставка выигрывает, " +
-          "когда карта выигрывает (вторая в ходе), и проигрывает, когда проигрывает; с медяком — наоборот." },
-    fr: { name: "Votre nom (pour l'écran)", go: "Entrer", bet: "Un pari pour rire : choisissez une carte", copper: "Copper",
-          place: "Miser pour rire", balance: "Votre solde pour rire : ", open: "Sur le tapis : ", none: "aucune mise",
-          chips: " jetons", placed: "Misé : ", about: "Sans argent ni compte : des jetons pour rire. Une mise simple gagne quand sa carte " +
-          "gagne (seconde carte du coup) et perd quand elle perd ; une mise coppée, l'inverse." },
-  };
   let lang = (navigator.language || "en").slice(0, 2);
-  if (!UI[lang]) lang = "en";
+  if (!(window.FaroTexts.visit || {})[lang]) lang = "en";
   let csrf = null, me = null, rank = null, stake = 1, copper = false, lastState = null;
 
   function $(id) { return document.getElementById(id); }
@@ -34,7 +20,7 @@
   }
 
   function labels() {
-    const u = UI[lang];
+    const u = F.viewTexts("visit", lang);
     $("name-title").textContent = u.name;
     $("name-button").textContent = u.go;
     $("bet-title").textContent = u.bet;
@@ -45,14 +31,14 @@
   }
 
   function drawMine() {
-    const u = UI[lang], root = $("mine");
+    const u = F.viewTexts("visit", lang), root = $("mine");
     F.clear(root);
     if (!me) return;
     $("namecard").classList.toggle("hidden", !!me.name);
     $("betcard").classList.toggle("hidden", !me.name);
     if (!me.name) return;
     root.appendChild(F.el("h2", null, me.name));
-    root.appendChild(F.el("p", null, u.balance + F.amount(me.balance) + u.chips));
+    root.appendChild(F.el("p", null, F.count(u, "balanceChips", Math.abs(Number(me.balance)), { amount: F.amount(me.balance) })));
     const bets = (me.open_bets || []).map(function (b) { return b.rank + (b.copper ? " (c)" : "") + " × " + b.stake; });
     root.appendChild(F.el("p", null, u.open + (bets.length ? bets.join(", ") : u.none)));
     (me.results || []).slice().reverse().slice(0, 4).forEach(function (r) {
@@ -109,7 +95,7 @@
     post("bet", { rank: rank, stake: stake, copper: copper })
       .then(function (d) {
         me = d;
-        say(UI[lang].placed + d.placed.rank + (d.placed.copper ? " (c)" : "") + " × " + d.placed.stake, true);
+        say(F.viewTexts("visit", lang).placed + d.placed.rank + (d.placed.copper ? " (c)" : "") + " × " + d.placed.stake, true);
         drawMine();
       })
       .catch(function (e) { say(e.message, false); });

@@ -1,0 +1,51 @@
+"""The exhibition screen in the language it shows: the table's own parts (the layout strip, the
+case-keeper heading, the box's count) follow the screen's language, not the table's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from faro_box.display.pin import hash_pin
+from faro_box.display.web import create_app, serve
+from faro_box.exhibit.show import Show
+from faro_box.exhibit.sources import bundled_script
+from faro_box.exhibit.visitors import VisitorBook
+from faro_box.exhibit.web import mount_exhibit
+from faro_box.table.commands import CardSeen
+from faro_box.table.faro.scripts import script_steps
+from faro_box.table.journal import Journal
+from faro_box.table.table import Table
+
+pytestmark = [pytest.mark.browser]
+
+
+@pytest.mark.parametrize(("lang", "heading", "box"), [("ru", "Счёты", "карт"), ("fr", "Tableau des cartes", "cartes")])
+def test_the_table_on_the_exhibition_screen_speaks_the_screens_language(browser: Any, tmp_path, lang, heading,
+                                                                          box) -> None:
+    with Journal(tmp_path / "exhibit.sqlite") as journal:
+        table = Table(journal)
+        book = VisitorBook()
+        book.attach(table)
+        show = Show(visitors=book, hold_s=0, panel_s=0)  # the table speaks English
+        table.subscribe(show.on_event)
+        app = create_app(table, pin_hash=hash_pin("2468", n=2**10))
+        mount_exhibit(app, show, book)
+        server = serve(app, port=0, background=True)
+        assert server is not None
+        try:
+            for step in script_steps(bundled_script("triple"))[0]:
+                if isinstance(step.command, CardSeen) and table.state()["next_index"] >= 7:
+                    break
+                table.handle(step.command)
+            page = browser.new_page(viewport={"width": 1920, "height": 1080})
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(server.url + f"/exhibit/?lang={lang}")
+            page.wait_for_function("() => document.querySelector('#casekeeper h2')")
+            assert page.locator("#casekeeper h2").inner_text() == heading
+            assert box in page.locator(".boxcount").inner_text()
+            assert not errors, errors
+        finally:
+            server.stop()
