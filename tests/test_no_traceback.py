@@ -164,6 +164,8 @@ HOSTILE: dict[str, list[list[str]]] = {
     "replay": [["{missing}"], ["{binary}"], ["-"]],
     "beads": [["{missing}"], ["{binary}"], ["-"]],
     "export": [["--journal", "{missing}"], ["--journal", "{binary}"], ["--journal", "{dir}"]],
+    "journal": [["check", "--journal", "{missing}"], ["check", "--journal", "{binary}"], ["check", "--journal", "{dir}"],
+                ["salvage", "--journal", "{binary}", "--to", "{dir}"], ["check", "--config", "{binary}"]],
     "vision": [["read", "{missing}"], ["read", "{binary}"], ["eval", "{binary}"], ["enroll", "{binary}"]],
     "track": [["{missing}"], ["{binary}"], ["sim:x"], ["usb:99"]],
     "calibrate": [["{missing}"], ["{binary}"], ["sim:-4"]],

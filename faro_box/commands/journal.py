@@ -34,12 +34,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _path(args: argparse.Namespace) -> str:
-    return str(args.journal or load_config(args.config or DEFAULT_CONFIG).journal)
+    path = str(args.journal or load_config(args.config or DEFAULT_CONFIG).journal)
+    if not Path(path).is_file():
+        # An absent journal is no sound one: the path is wrong, or the box never dealt.
+        raise JournalError(f"there is no journal file at {path!r}")
+    return path
 
 
 def run_check(args: argparse.Namespace) -> int:
-    path = _path(args)
     try:
+        path = _path(args)
         found = check_file(Path(path))
     except JournalError as exc:
         print(f"faro-box journal check: {exc}", file=sys.stderr)

@@ -87,7 +87,7 @@ def test_the_camera_deals_the_seed_coup_into_the_table(reader: Reader) -> None:
         taken += camera.frame(f, n)
         if table.state()["pending"]:  # the dealer names a card the reader would not
             table.handle(BankConfirm(truth[156 - table.state()["shoe"]["remaining"]]))
-    read = [c.card for c in taken if isinstance(c, BankCard)]
+    read = [str(c.card) for c in taken if isinstance(c, BankCard)]
     unread = [c for c in taken if isinstance(c, BankUnread)]
     assert len(read) + len(unread) == 8 and set(read) <= set(truth)
     assert len(read) >= 6  # measured: 6 of these 8 poses are read, two abstain
