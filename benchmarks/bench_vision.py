@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import resource
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -32,7 +33,7 @@ from classic_peer import ClassicPeer  # noqa: E402
 
 from faro_box.cards import FULL_DECK, Card  # noqa: E402
 from faro_box.commands.vision import Label, enroll, evaluate, load_labels  # noqa: E402
-from faro_box.vision.reader import Reader  # noqa: E402
+from faro_box.vision.reader import ClassicalReader, Reader  # noqa: E402
 from faro_box.vision.sim.render import render_card  # noqa: E402
 from faro_box.vision.sim.synth import busy_background, card_quad, light_background, place_card  # noqa: E402
 
@@ -137,8 +138,9 @@ def main() -> int:
     feeder = load_labels(DATA / "feeder-corners" / "labels.csv")
     enrol_set, test = split_feeder(feeder)
     profile = enroll(enrol_set, view="corner", name="feeder")
-    reader = Reader(profile)
+    reader = Reader(profile, learned=True)
     ours = evaluate(reader, test)
+    classical = evaluate(ClassicalReader(profile), test)
     peers = {}
     for otsu in (False, True):
         peer = ClassicPeer(otsu=otsu)
@@ -149,7 +151,10 @@ def main() -> int:
     print("\n1. Enrolled deck, feeder-corners (enrol: first Feb image of each card; test: the other "
           f"{sum(1 for t in test if not t.empty)} card images + {sum(1 for t in test if t.empty)} empty)")
     print(header)
-    print(row("ours: all", ours))
+    print("(the learned network trained on feeder-corners: these figures are in-sample; "
+          "benchmarks/bench_reader_loso.py has the out-of-sample ones)")
+    print(row("ours (learned): all", ours))
+    print(row("ours (classical templates, the former reader): all", classical))
     for group in ("2021-02", "2021-09"):
         sub = [t for t in test if t.group.startswith(group)]
         print(row(f"ours: {group} ({'all suits' if group.endswith('02') else 'diamonds, bluish light'})",
@@ -164,27 +169,32 @@ def main() -> int:
 
     print("\n2. Generic profile, no enrolment")
     print(header)
-    generic_corner = Reader(view=profile.view)
+    generic_corner = Reader(view=profile.view, learned=True)
     g_feed = evaluate(generic_corner, [t for t in feeder])
     print(row("feeder-corners, all 816 (corner view)", g_feed))
+    print(row("  the same, classical generic templates", evaluate(ClassicalReader(view=profile.view), feeder)))
     tab = load_labels(DATA / "tabletop-ranks" / "labels.csv")
-    generic = Reader()
+    generic = Reader(learned=True)
     g_tab = evaluate(generic, tab)
     print(row("tabletop-ranks, single-card images (find mode)", g_tab))
+    print(row("  the same, classical generic templates", evaluate(ClassicalReader(), tab)))
     print(f"confusions: feeder {g_feed['confusions'] or 'none'}; tabletop {g_tab['confusions'] or 'none'}")
 
     print(f"\n3. Speed, 640x480 frames, one core (host reference: sum(range(1000)) takes {host_reference():.1f} us "
           "of CPU; a quiet desktop core about 10 us)")
     synth = synthetic_frames(30)
-    photos = [cv2.resize(cv2.imread(str(t.path)), (640, 480)) for t in tab[:30]]
+    photos: list[np.ndarray] = [cv2.resize(cv2.imread(str(t.path)), (640, 480)) for t in tab[:30]]
     window = [100, 60, 300, 60, 300, 340, 100, 340]
-    crops = [cv2.imread(str(t.path)) for t in test[::16]]
+    crops: list[np.ndarray] = [np.asarray(cv2.imread(str(t.path))) for t in test[::16]]
+    classical_generic = ClassicalReader()
     for name, read, frames in (
             ("find mode, synthetic scenes (all)", generic.read, synth),
+            ("find mode, synthetic scenes, classical", classical_generic.read, synth),
             ("find mode, synthetic scenes, busy tables", generic.read, synth[0::2]),
             ("find mode, synthetic scenes, light tables", generic.read, synth[1::2]),
             ("find mode, tabletop photos at 640x480", generic.read, photos),
             ("window mode, synthetic scenes", lambda f: generic.read(f, window=window), synth),
+            ("window mode, synthetic scenes, classical", lambda f: classical_generic.read(f, window=window), synth),
             ("corner view 224x224, enrolled (ours)", reader.read, crops),
             ("corner view 224x224, generic (ours)", generic_corner.read, crops),
             ("corner view 224x224, classical peer + Otsu", peer.read, crops)):
@@ -192,7 +202,57 @@ def main() -> int:
         print(f"{name:<44} cpu median {cpu:5.2f} ms  p95 {cpu95:5.2f} ms   wall median {med:5.2f} ms  p95 {p95:5.2f} ms")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"max RSS of this process (reader + benchmark + all images decoded one by one): {rss:.0f} MB")
+    processes(enrol_set, test)
     return 0
+
+
+def run_process(argv: list[str]) -> tuple[float, float, float]:
+    """Wall s, CPU s (user + system) and max RSS MB of one child process, pinned to CPU 0."""
+    def pin() -> None:
+        try:
+            os.sched_setaffinity(0, {0})
+        except (AttributeError, OSError):
+            pass
+
+    t0 = time.perf_counter()
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=pin,
+                             env=os.environ | {"OMP_NUM_THREADS": "1", "OPENCV_FOR_THREADS_NUM": "1"})
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - t0
+    if status != 0:
+        raise SystemExit(f"{argv[:4]} failed with status {status}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def processes(enrol_set: list[Label], test: list[Label]) -> None:
+    """A whole `faro-box vision read` process beside the classical peer's, on the same crops."""
+    import tempfile
+
+    photos = [str(t.path) for t in test if not t.empty][:200]
+    with tempfile.TemporaryDirectory() as tmp:
+        profile = Path(tmp) / "feeder.npz"
+        enroll(enrol_set, view="corner", name="feeder").save(profile)
+        enrol_csv = Path(tmp) / "enrol.csv"
+        enrol_csv.write_text("path,card\n" + "".join(f"{e.path},{e.card}\n" for e in enrol_set))
+        runs = {
+            "faro-box vision read --learned (enrolled)": [sys.executable, "-m", "faro_box.cli", "vision", "read",
+                                                          "--learned", "--view", "corner", "--profile", str(profile),
+                                                          *photos],
+            "faro-box vision read (classical, enrolled)": [sys.executable, "-m", "faro_box.cli", "vision", "read",
+                                                           "--view", "corner", "--profile", str(profile), *photos],
+            "classical peer process (enrolled)": [sys.executable, str(Path(__file__).parent / "classic_peer.py"),
+                                                  str(enrol_csv), *photos],
+        }
+        print(f"\n4. Whole processes on {len(photos)} feeder-corners crops, one core, best of 3 "
+              "(start-up, imports, enrolment or profile load included)")
+        results = {}
+        for name, argv in runs.items():
+            best = min((run_process(argv) for _ in range(3)), key=lambda r: r[1])
+            results[name] = best
+            print(f"{name:<44} wall {best[0]:6.2f} s  cpu {best[1]:6.2f} s  max RSS {best[2]:5.0f} MB")
+        ours = results["faro-box vision read --learned (enrolled)"][1]
+        peer = results["classical peer process (enrolled)"][1]
+        print(f"CPU ratio ours / peer: {ours / peer:.2f}")
 
 
 if __name__ == "__main__":

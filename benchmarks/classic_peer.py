@@ -70,3 +70,30 @@ class ClassicPeer:
         if rd > RANK_DIFF_MAX or sd > SUIT_DIFF_MAX:
             return None
         return Card(rank, suit)
+
+
+def main(argv: list[str]) -> int:
+    """``classic_peer.py ENROL.csv IMAGE...``: enrol on ENROL.csv's images (path,card), then one
+    line per image: the process bench_vision.py times beside ``faro-box vision read``."""
+    import csv
+    import sys
+    from pathlib import Path
+
+    enrol_csv = Path(argv[0])
+    peer = ClassicPeer(otsu=True)
+    with enrol_csv.open() as f:
+        for row in csv.DictReader(f):
+            image = cv2.imread(str(enrol_csv.parent / row["path"]))
+            if image is not None:
+                peer.enroll(Card.parse(row["card"]), image)
+    for path in argv[1:]:
+        image = cv2.imread(path)
+        card = peer.read(image) if image is not None else None
+        sys.stdout.write(f'{{"path": "{path}", "card": {f"{chr(34)}{card}{chr(34)}" if card else "null"}}}\n')
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv[1:]))

@@ -90,9 +90,12 @@ def parse_window_arg(text: str | None) -> list[float] | None:
     return values
 
 
-def make_reader(profile_path: str | None, view: str | None) -> Reader:
+def make_reader(profile_path: str | None, view: str | None, learned: bool = False) -> Reader:
     profile = DeckProfile.load(profile_path) if profile_path else None
-    return Reader(profile, view=View(view) if view else None)
+    if learned and profile is not None and profile.learned is None:
+        raise VisionError(f"the deck profile {profile_path!r} has no learned part (made before the learned "
+                          "reader): enrol the deck again to read it with --learned")
+    return Reader(profile, view=View(view) if view else None, learned=learned)
 
 
 def timed(read: Callable[[np.ndarray], object], image: np.ndarray) -> tuple[object, float]:
@@ -112,17 +115,47 @@ def enroll_pictures(pictures: Iterable[tuple[Card, np.ndarray, str]], *, view: s
     """The one enrolment path (labelled images and video stills alike): (card, image, where it
     came from) -> a DeckProfile."""
     v = View(view)
-    samples = []
+    seen: list[tuple[Card, np.ndarray]] = []
     for card, image, source in pictures:
         if v is View.FACE:
             quad = parse_window(window) if window is not None else find_card(image)
             if quad is None:
                 raise VisionError(f"no card found in the enrolment image {source!r}")
             image = warp_quad(image, quad)
-        samples.append(sample_from_view(card, image, v))
-    if not samples:
+        seen.append((card, image))
+    return enroll_views(seen, view=view, name=name)
+
+
+def enroll_views(seen: Sequence[tuple[Card, np.ndarray]], *, view: str, name: str):  # noqa: ANN201
+    """(card, canonical face or corner close-up) -> a DeckProfile: the learned reader's deck,
+    and the classical templates where the deck needs them (no readable index)."""
+    import dataclasses
+
+    from faro_box.vision.learned import shipped_net
+    from faro_box.vision.learned_deck import Mode, learn_deck, missing
+    from faro_box.vision.profile import Sample, View, learned_only_profile
+
+    v = View(view)
+    if not seen:
         raise VisionError("the labels name no card to enrol")
-    return build_profile(samples, name=name, view=v)
+    samples = [sample_from_view(card, image, v) for card, image in seen]
+    deck = learn_deck(shipped_net(), seen, corner=v is View.CORNER)
+    if deck.mode is not Mode.FACE:
+        gaps = missing(deck)
+        if gaps:
+            raise VisionError(f"enrolment saw no index for {gaps!r} ({deck.summary()}): add clearer images of "
+                              "those cards")
+    try:
+        profile = build_profile(samples, name=name, view=v)
+    except VisionError:
+        # The classical glyph finder's fixed priors missed this deck's index on some cards: its
+        # whole-face templates still learn (and read the deck where the network saw no index).
+        if v is View.CORNER:
+            if deck.mode is Mode.FACE:
+                raise
+            return learned_only_profile(name, v, deck)
+        profile = build_profile([Sample(s.card, None, s.face, s.pip) for s in samples], name=name, view=v)
+    return dataclasses.replace(profile, learned=deck)
 
 
 def load_order(text: str) -> tuple[Card, ...]:
@@ -240,6 +273,8 @@ def _summary(counts: Counter[str], confusions: Counter[str], groups: dict[str, C
 
 
 def _cmd_enroll(args: argparse.Namespace) -> int:
+    from faro_box.vision.learned_deck import Mode
+
     window = parse_window_arg(args.window)
     if (args.labels is None) == (args.video is None):
         raise VisionError("enroll takes either LABELS.csv or --video FILE --order ORDER")
@@ -256,14 +291,26 @@ def _cmd_enroll(args: argparse.Namespace) -> int:
         profile = enroll(load_labels(args.labels), view=args.view, name=args.name or Path(args.labels).stem,
                          window=window)
     profile.save(args.out)
+    deck = profile.learned
+    if not profile.has_index:
+        print(f"faro-box vision enroll: WARNING: the classical glyph finder found no index on some cards "
+              f"({profile.view.value} view): the classical reader reads this deck by its whole faces only; "
+              "`vision read --learned` reads its index", file=sys.stderr)
+    if deck is not None and deck.mode is Mode.FACE:
+        print(f"faro-box vision enroll: WARNING: {deck.summary()}: this deck is read by the weaker classical "
+              "templates; give images that show the index if the deck has one", file=sys.stderr)
     print(json.dumps({"profile": args.out, "view": profile.view.value, "rank_templates": len(profile.rank_labels),
-                      "face_templates": len(profile.face_labels), "has_index": profile.has_index}))
+                      "face_templates": len(profile.face_labels), "has_index": profile.has_index,
+                      "mode": deck.mode.name.lower() if deck is not None else None,
+                      "index_found": f"{deck.found}/{deck.total}" if deck is not None else None,
+                      "rank_glyph_height": round(deck.glyph_height, 4) if deck and deck.glyph_height else None,
+                      "learned": deck.summary() if deck is not None else None}))
     return 0
 
 
 def _cmd_read(args: argparse.Namespace) -> int:
     window = parse_window_arg(args.window)
-    reader = make_reader(args.profile, args.view)
+    reader = make_reader(args.profile, args.view, args.learned)
     failures = 0
     for path in args.images:
         try:
@@ -281,7 +328,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    reader = make_reader(args.profile, args.view)
+    reader = make_reader(args.profile, args.view, args.learned)
     result = evaluate(reader, load_labels(args.labels), window=parse_window_arg(args.window))
     if args.json:
         print(json.dumps(result, indent=2))
@@ -318,6 +365,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", help="a deck profile from 'vision enroll' (default: the generic profile)")
     p.add_argument("--window", help="x1,y1,...,x4,y4 clockwise from top-left: the calibrated window")
     p.add_argument("--view", choices=views, help="override the profile's view")
+    p.add_argument("--learned", action="store_true", help="read with the learned network (the shipped ONNX model)")
     p.set_defaults(func=_cmd_read)
 
     p = sub.add_parser("eval", help="accuracy, wrong reads, abstentions, confusions, ms per frame")
@@ -326,4 +374,5 @@ def configure(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--window")
     p.add_argument("--view", choices=views)
     p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.add_argument("--learned", action="store_true", help="read with the learned network (the shipped ONNX model)")
     p.set_defaults(func=_cmd_eval)

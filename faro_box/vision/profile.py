@@ -22,8 +22,11 @@ from faro_box.cards import FULL_DECK, Card, Rank, Suit
 from faro_box.errors import VisionError
 from faro_box.vision import glyphs
 from faro_box.vision.features import IndexFeatures, face_feature, index_features
+from faro_box.vision.index_patch import IndexWindow
+from faro_box.vision.learned import EMBED
+from faro_box.vision.learned_deck import LearnedDeck, Mode
 
-PROFILE_VERSION = 2
+PROFILE_VERSION = 3  # 3: the learned reader's deck (window, prototypes)
 _MAGIC = "faro-box deck profile"
 RANKS: tuple[Rank, ...] = tuple(Rank)
 SUITS: tuple[Suit, ...] = tuple(Suit)
@@ -51,6 +54,7 @@ class DeckProfile:
     has_index: bool = True
     # Distance ratios the runner-up must keep to the winner (rank, suit) before the reader names it.
     margins: tuple[float, float] = (2.0, 2.0)
+    learned: LearnedDeck | None = None  # what enrolment taught the learned reader (None: generic)
 
     def save(self, path: str | Path) -> None:
         arrays: dict[str, np.ndarray] = {
@@ -63,6 +67,14 @@ class DeckProfile:
         }
         for key, value in self.suit_feats.items():
             arrays[f"suit_{key}"] = value
+        if self.learned is not None:
+            d = self.learned
+            arrays["learned_meta"] = np.array([d.mode.name, repr(d.window.x), repr(d.window.y), repr(d.window.side),
+                                               str(d.found), str(d.total),
+                                               repr(d.glyph_height) if d.glyph_height is not None else "",
+                                               str(d.generic_agree), repr(d.temperature)])
+            arrays["learned_rank"] = d.rank_protos
+            arrays["learned_suit"] = d.suit_protos
         buf = io.BytesIO()
         np.savez_compressed(buf, **arrays)  # type: ignore[arg-type]
         try:
@@ -90,10 +102,12 @@ class DeckProfile:
         meta = arrays.get("meta")
         if meta is None or meta.ndim != 1 or len(meta) < 6 or str(meta[0]) != _MAGIC:
             raise VisionError(f"{source!r} is not a deck profile (no profile header)")
-        if str(meta[1]) != str(PROFILE_VERSION):
+        # Version 2 is a profile without the learned reader's part (the shipped generic templates).
+        if str(meta[1]) not in ("2", str(PROFILE_VERSION)):
             raise VisionError(f"the deck profile {source!r} has version {str(meta[1])!r}; this faro-box reads "
                               f"version {PROFILE_VERSION}: enrol the deck again")
         try:
+            learned = _learned_from(arrays)
             suit_feats = {k[5:]: v.astype(np.float32) for k, v in arrays.items()
                           if k.startswith("suit_") and k != "suit_labels"}
             profile = cls(name=str(meta[2]), view=View(str(meta[3])),
@@ -104,7 +118,8 @@ class DeckProfile:
                           face_labels=arrays["face_labels"].astype(np.int64),
                           pip_feats=arrays["pip_feats"].astype(np.float32),
                           red_threshold=float(meta[4]), has_index=str(meta[5]) == "1",
-                          margins=(float(meta[6]), float(meta[7])) if len(meta) >= 8 else (2.0, 2.0))
+                          margins=(float(meta[6]), float(meta[7])) if len(meta) >= 8 else (2.0, 2.0),
+                          learned=learned)
         except (KeyError, ValueError) as exc:
             raise VisionError(f"the deck profile {source!r} is damaged: {exc}") from None
         profile.check(source)
@@ -136,10 +151,27 @@ class DeckProfile:
             problems.append(f"margins {self.margins!r}")
         if not np.all(np.isfinite(self.rank_feats)) or not np.all(np.isfinite(self.face_feats)):
             problems.append("non-finite numbers")
-        if not self.has_index and not len(self.face_labels):
+        if not self.has_index and not len(self.face_labels) and self.learned is None:
             problems.append("no templates at all")
+        if self.learned is not None:
+            d = self.learned
+            if d.rank_protos.shape != (13, EMBED) or d.suit_protos.shape != (4, EMBED) \
+                    or not np.all(np.isfinite(d.rank_protos)) or not np.all(np.isfinite(d.suit_protos)):
+                problems.append("learned prototypes")
         if problems:
             raise VisionError(f"the deck profile {source!r} is damaged ({', '.join(problems)}): enrol the deck again")
+
+
+def _learned_from(arrays: dict[str, np.ndarray]) -> LearnedDeck | None:
+    meta = arrays.get("learned_meta")
+    if meta is None:
+        return None
+    m = [str(v) for v in meta]
+    if len(m) != 9 or m[0] not in Mode.__members__:
+        raise ValueError("learned deck header")
+    return LearnedDeck(Mode[m[0]], IndexWindow(float(m[1]), float(m[2]), float(m[3])),
+                       arrays["learned_rank"].astype(np.float32), arrays["learned_suit"].astype(np.float32),
+                       int(m[4]), int(m[5]), float(m[6]) if m[6] else None, int(m[7]), float(m[8]))
 
 
 SUIT_KEYS = ("whole", *(f"top{f}" for f in glyphs.SUIT_TOPS))
@@ -201,6 +233,14 @@ def build_profile(samples: Iterable[Sample], *, name: str, view: View) -> DeckPr
         red_threshold=_red_threshold(reds), has_index=has_index)
     profile.check(name)
     return profile
+
+
+def learned_only_profile(name: str, view: View, deck: LearnedDeck) -> DeckProfile:
+    """A profile with the learned reader's part only (a corner view the glyph templates missed)."""
+    empty = np.zeros((0, 1), np.float32)
+    return DeckProfile(name=name, view=view, rank_feats=empty, rank_labels=np.zeros(0, np.int64),
+                       suit_feats={k: empty for k in SUIT_KEYS}, suit_labels=np.zeros(0, np.int64),
+                       has_index=False, learned=deck)
 
 
 def _pip_rows(pips: list[np.ndarray | None]) -> np.ndarray:

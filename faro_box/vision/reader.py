@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from faro_box.cards import FULL_DECK, Card, Rank, Suit
+from faro_box.errors import VisionError
 from faro_box.vision import glyphs
 from faro_box.vision.features import (
     IndexFeatures,
@@ -27,6 +28,10 @@ from faro_box.vision.features import (
     read_index_region,
     view_index,
 )
+from faro_box.vision.index_patch import IndexWindow, corner_patch, face_patches
+from faro_box.vision.learned import IndexNet, shipped_net
+from faro_box.vision.learned_deck import Mode
+from faro_box.vision.learned_reader import ENROLLED, GENERIC, Acceptance, Scores, decide, scores
 from faro_box.vision.locate import CANON_H, CANON_W, CardView, check_image, find_card, parse_window
 from faro_box.vision.nearest import ClassTemplates, similarity
 from faro_box.vision.pips import count_pips, count_pips_in, pip_area
@@ -57,7 +62,76 @@ def _similarity(feats: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 
 class Reader:
-    """Reads cards with one deck profile (the generic one when none is given)."""
+    """Reads cards with one deck profile (the generic one when none is given).
+
+    ``learned``: the learned network reads the index (vision/learned.py), by its generic heads
+    or the enrolled deck's prototypes; a deck whose enrolment saw too few indices is read by the
+    classical templates, as its profile says. Without ``learned`` the classical reader reads:
+    the shipped network does not yet beat it (benchmarks/bench_reader_loso.py), so it stays the
+    default until one that does is trained.
+    """
+
+    def __init__(self, profile: DeckProfile | None = None, *, view: View | None = None,
+                 learned: bool = False, net: IndexNet | None = None) -> None:
+        self.profile = profile
+        self.view = view if view is not None else profile.view if profile is not None else View.FACE
+        self.deck = profile.learned if profile is not None else None
+        self.accept = ENROLLED if self.deck is not None else GENERIC
+        self._classical: ClassicalReader | None = None
+        if not learned or (self.deck is not None and self.deck.mode is Mode.FACE):
+            self._classical = ClassicalReader(profile, view=self.view)
+        self.net = net if net is not None else shipped_net() if self._classical is None else None
+
+    def read(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None) -> Reading:
+        if self._classical is not None:
+            return self._classical.read(image, window=window)
+        image = check_image(image)
+        view = self.locate(image, window=window)
+        if view is None and self.view is not View.CORNER:
+            return Reading(None, 0.0, present=False, why="no card found")
+        s = self.scores(self.patches(image, view))
+        reading = self.decide(s)
+        if reading.card is not None and view is not None and len(s.rank) == 1 and reading.card.rank <= Rank.TEN:
+            # One corner read (a thumb on the other): the pips, where they can be counted, must
+            # agree, as the classical reader asks; a sure index over the wrong body is refused.
+            pips = count_pips_in(view.region(*pip_area(CANON_H, CANON_W)))
+            if pips is not None and pips != int(reading.card.rank):
+                return Reading(None, min(reading.confidence, 0.49), reading.candidates, present=True,
+                               why=f"{pips} pips contradict the index {reading.card.rank.symbol}")
+        return reading
+
+    def locate(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None,
+               ) -> CardView | None:
+        """The found (or given) card; None in the corner view (the image is the corner) or where
+        no card is found."""
+        if window is not None:
+            return CardView(image, parse_window(window))
+        if self.view is View.CORNER:
+            return None
+        quad = find_card(image)
+        return CardView(image, quad) if quad is not None else None
+
+    def patches(self, image: np.ndarray, view: CardView | None) -> np.ndarray:
+        """The index patches the network reads: both corners of the card, or the whole close-up."""
+        if view is None:
+            return np.stack([corner_patch(image)])
+        return np.stack(face_patches(view, self.deck.window if self.deck is not None else IndexWindow()))
+
+    def scores(self, patches: np.ndarray) -> Scores:
+        if self.net is None:
+            raise VisionError("this reader reads by the classical templates, not the learned network")
+        return scores(self.net(patches), self.deck, self.accept)
+
+    def decide(self, s: Scores, accept: Acceptance | None = None) -> Reading:
+        d = decide(s, accept or self.accept)
+        # A card was found (or given) even where no corner shows a readable index; a corner
+        # close-up shows a card only where the network sees an index in it.
+        present = len(s.no_index) > 1 or bool(len(s.rank))
+        return Reading(d.card, d.confidence, d.candidates, present=present, rank=d.rank, suit=d.suit, why=d.why)
+
+
+class ClassicalReader:
+    """Reads cards by glyph templates with one deck profile (the generic one when none is given)."""
 
     # A rank (suit) is named only with similarity >= first and the runner-up's distance at least
     # second times the winner's.

@@ -1,0 +1,290 @@
+"""Leave-one-set-out: the learned reader on real decks its thresholds never saw.
+
+    python benchmarks/bench_reader_loso.py [--sets a,b] [--markdown]
+
+For every real set in ../shared/data in turn: the accept threshold is tuned on the other sets
+the network did not train on, all three conditions pooled (the smallest probability that keeps
+their wrong reads at or under 0.1%), then the left-out set is read with it, generic (no enrolment) and enrolled (one image per
+card from that set), as shot, under a Raspberry Pi camera's colour cast and under glare.
+"end to end": the project's own locate step finds the card in the whole image (find_card);
+"card given": the set's crop, rectified face or labelled box is the card, so the reader's own
+share shows. The licensed sets (feeder-corners, tabletop-ranks) trained the network: their rows
+are in-sample and are never used to tune a threshold.
+
+Enrolment: the first image of each card (feeder-corners: the first February one; ov7670-slot:
+the first session; odd-deck-table-crops: game 1) enrols; the other images are the test. Where a
+set has only one image per card, the enrolled figures are those same images read under the Pi
+cast and glare (enrolled as shot): a different camera, not an unseen photo. --calibrate prints
+the thresholds over all the sets the network did not train on (the shipped Acceptance values).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from real_sets import CONDITIONS, DATA, SETS, Item, RealSet, load  # noqa: E402
+
+from faro_box.cards import Card, Rank  # noqa: E402
+from faro_box.commands.vision import enroll_views  # noqa: E402
+from faro_box.errors import VisionError  # noqa: E402
+from faro_box.vision.index_patch import corner_patch  # noqa: E402
+from faro_box.vision.learned_deck import Mode  # noqa: E402
+from faro_box.vision.learned_reader import Acceptance, Scores  # noqa: E402
+from faro_box.vision.locate import CardView, find_card, parse_window, warp_quad  # noqa: E402
+from faro_box.vision.profile import View  # noqa: E402
+from faro_box.vision.reader import ClassicalReader, Reader  # noqa: E402
+
+TARGET_WRONG = 0.001
+GRID = tuple(float(t) for t in np.round(np.concatenate([np.arange(0.5, 0.95, 0.05), np.arange(0.95, 0.9999, 0.005)]), 4))
+MODES = ("end to end", "card given")
+
+
+@dataclass
+class Record:
+    item: Item
+    scores: Scores | None  # None: no card found (abstains at any threshold)
+    fixed: Card | None = None  # a classical (face-template) reading: no threshold applies
+    classical: bool = False
+
+
+@dataclass
+class Tally:
+    c: Counter[str] = field(default_factory=Counter)
+
+    def add(self, item: Item, card: Card | None, rank: Rank | None) -> None:
+        if item.empty:
+            self.c["empty"] += 1
+            self.c["empty_wrong" if card is not None else "empty_ok"] += 1
+            return
+        self.c["n"] += 1
+        if item.card is not None:
+            self.c["abstain" if card is None else "right" if card == item.card else "wrong"] += 1
+        else:  # rank only
+            got = card.rank if card is not None else rank
+            self.c["abstain" if got is None else "right" if got == item.rank else "wrong"] += 1
+
+    def text(self) -> str:
+        n = self.c["n"]
+        if not n:
+            return "—"
+        wrong = self.c["wrong"] + self.c["empty_wrong"]
+        return f"{100 * self.c['right'] / n:.1f} / {100 * wrong / n:.1f} / {100 * self.c['abstain'] / n:.1f}"
+
+
+def outcome(reader: Reader, r: Record, t: float) -> tuple[Card | None, Rank | None]:
+    if r.classical:
+        return r.fixed, r.fixed.rank if r.fixed is not None else None
+    if r.scores is None:
+        return None, None
+    reading = reader.decide(r.scores, Acceptance(t, t))
+    return reading.card, reading.rank
+
+
+def wrong_rate(reader: Reader, records: list[Record], t: float) -> tuple[float, int]:
+    tally = Tally()
+    for r in records:
+        tally.add(r.item, *outcome(reader, r, t))
+    n = tally.c["n"] + tally.c["empty"]
+    return (tally.c["wrong"] + tally.c["empty_wrong"]) / max(1, n), n
+
+
+def tune(reader: Reader, records: list[Record]) -> float:
+    for t in GRID:
+        rate, _ = wrong_rate(reader, records, t)
+        if rate <= TARGET_WRONG:
+            return t
+    return GRID[-1]
+
+
+def quad_of(s: RealSet, image: np.ndarray, item: Item, mode: str) -> np.ndarray | None:
+    if mode == "end to end":
+        return find_card(image)
+    w = s.window(image, item)
+    if w is not None:
+        return parse_window(w)
+    if s.given == "box" and item.box is not None:
+        x0, y0, x1, y1 = item.box
+        mx, my = round(0.15 * (x1 - x0)), round(0.15 * (y1 - y0))
+        ox, oy = max(0, x0 - mx), max(0, y0 - my)
+        q = find_card(image[oy: y1 + my, ox: x1 + mx])
+        return q + np.array([ox, oy], np.float32) if q is not None else None
+    return None
+
+
+def has_given(s: RealSet) -> bool:
+    return s.given != "" or s.view == "corner"
+
+
+def records_for(s: RealSet, reader: Reader, items: list[Item], images: dict, mode: str, cond: str) -> list[Record]:
+    out = []
+    for k, item in enumerate(items):
+        image = CONDITIONS[cond](images[item.path], k)
+        patches: np.ndarray | None
+        if s.view == "corner":
+            patches = np.stack([corner_patch(image)])
+        else:
+            quad = quad_of(s, image, item, mode)
+            patches = None if quad is None else reader.patches(image, CardView(image, quad))
+        out.append(Record(item, reader.scores(patches) if patches is not None else None))
+    return out
+
+
+def split(s: RealSet, items: list[Item]) -> tuple[list[Item], list[Item], bool]:
+    """(enrol, test, test is the enrolment images themselves)."""
+    enrol: dict[Card, Item] = {}
+    test = []
+    for i in items:
+        first = (s.name != "feeder-corners" or i.group.startswith("2021-02")) and \
+                (s.name != "ov7670-slot" or i.group == "2024-04-19") and \
+                (s.name != "odd-deck-table-crops" or i.group == "1")
+        if i.card is not None and first and i.card not in enrol:
+            enrol[i.card] = i
+        else:
+            test.append(i)
+    if not [t for t in test if not t.empty]:
+        return list(enrol.values()), list(enrol.values()), True
+    return list(enrol.values()), test, False
+
+
+def enrolled_reader(s: RealSet, enrol: list[Item], images: dict, mode: str) -> tuple[Reader | None, str]:
+    seen: list[tuple[Card, np.ndarray]] = []
+    lost: list[str] = []
+    for item in enrol:
+        assert item.card is not None
+        image = images[item.path]
+        if s.view == "corner":
+            seen.append((item.card, image))
+            continue
+        quad = quad_of(s, image, item, mode)
+        if quad is None:
+            lost.append(item.path.name)
+            continue
+        seen.append((item.card, warp_quad(image, quad)))
+    # The CLI refuses an enrolment image without a found card; here the card is left out, said.
+    note = f"locate missed {len(lost)} enrolment image(s); " if lost else ""
+    try:
+        profile = enroll_views(seen, view=s.view, name=s.name)
+    except VisionError as exc:
+        return None, note + str(exc)
+    return Reader(profile, learned=True), note + (profile.learned.summary() if profile.learned else "")
+
+
+def classical_records(reader: Reader, s: RealSet, items: list[Item], images: dict, mode: str,
+                      cond: str) -> list[Record]:
+    """An index-less deck read by its face templates (the profile's own choice)."""
+    assert reader.profile is not None
+    classical = ClassicalReader(reader.profile)
+    out = []
+    for k, item in enumerate(items):
+        image = CONDITIONS[cond](images[item.path], k)
+        quad = quad_of(s, image, item, mode)
+        card = classical.read(image, window=quad.ravel().tolist()).card if quad is not None else None
+        out.append(Record(item, None, card, True))
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sets", help="comma-separated set names (default: all); thresholds then come from "
+                    "the other sets among these only")
+    ap.add_argument("--calibrate", action="store_true", help="print the thresholds over all out-of-sample sets")
+    args = ap.parse_args()
+    if not DATA.is_dir():
+        print(f"no real photographs at ../shared/data ({DATA}): nothing to measure")
+        return 0
+    generic = Reader(learned=True)
+    chosen = [s for s in SETS if not args.sets or s.name in args.sets.split(",")]
+    # Every set's generic records first: the thresholds for one set come from the others.
+    gen: dict[str, dict[tuple[str, str], list[Record]]] = {}
+    enr: dict[str, dict[tuple[str, str], list[Record]]] = {}
+    notes: dict[str, str] = {}
+    enr_readers: dict[str, Reader] = {}
+    classical: dict[tuple[str, str], str] = {}
+    for s in chosen:
+        items = s.items()
+        images = {i.path: load(i.path) for i in items}
+        modes = [m for m in MODES if m == "end to end" or has_given(s)]
+        if s.view == "corner":
+            modes = ["card given"]  # a corner close-up is the card's corner: nothing to locate
+        gen[s.name] = {(m, c): records_for(s, generic, items, images, m, c) for m in modes for c in CONDITIONS}
+        for m in modes:  # the former reader, generic templates, beside it
+            old = ClassicalReader(view=View.CORNER if s.view == "corner" else View.FACE)
+            tally = Tally()
+            for item in items:
+                image = images[item.path]
+                quad = None if s.view == "corner" or m == "end to end" else quad_of(s, image, item, m)
+                if m != "end to end" and s.view != "corner" and quad is None:
+                    tally.add(item, None, None)
+                    continue
+                reading = old.read(image, window=quad.ravel().tolist() if quad is not None else None)
+                tally.add(item, reading.card, reading.rank)
+            classical[(s.name, m)] = tally.text()
+        enrol, test, same = split(s, items)
+        enr[s.name] = {}
+        for m in modes:
+            reader, note = enrolled_reader(s, enrol, images, m)
+            notes[f"{s.name}/{m}"] = note + (" [tested on the enrolment images, recoloured]" if same else "")
+            if reader is None:
+                continue
+            enr_readers[f"{s.name}/{m}"] = reader
+            for c in CONDITIONS:
+                if same and c == "as shot":
+                    continue
+                if reader.deck is not None and reader.deck.mode is Mode.FACE:
+                    enr[s.name][(m, c)] = classical_records(reader, s, test, images, m, c)
+                else:
+                    enr[s.name][(m, c)] = records_for(s, reader, test, images, m, c)
+        print(f"read {s.name}: {len(items)} images", file=sys.stderr, flush=True)
+
+    def pool(table: dict, exclude: str) -> list[Record]:
+        return [r for s in chosen if not s.in_sample and s.name != exclude
+                for recs in table[s.name].values() for r in recs]
+
+    any_enrolled = next(iter(enr_readers.values()), generic)
+    if args.calibrate:
+        print(f"generic threshold over every out-of-sample set: {tune(generic, pool(gen, '')):.4f}")
+        print(f"enrolled threshold over every out-of-sample set: {tune(any_enrolled, pool(enr, '')):.4f}")
+    print("\nLeave one set out: correct / wrong / abstain, % of the left-out set's cards "
+          "(wrong counts a card named on an empty slot too); threshold tuned on the other out-of-sample sets")
+    head = "| set | in-sample | mode | n | classical generic as shot | t | generic as shot | generic Pi cast | " \
+           "generic glare | t | enrolled as shot | enrolled Pi cast | enrolled glare |"
+    print(head)
+    print("|" + "---|" * (head.count("|") - 1))
+    for s in chosen:
+        t_g = tune(generic, pool(gen, s.name))
+        t_e = tune(any_enrolled, pool(enr, s.name))
+        for m in MODES:
+            if (m, "as shot") not in gen[s.name]:
+                continue
+            cells = []
+            for table, reader, t in ((gen, generic, t_g), (enr, enr_readers.get(f"{s.name}/{m}"), t_e)):
+                cells.append(f"{t:.3f}")
+                for c in CONDITIONS:
+                    recs = table[s.name].get((m, c))
+                    if recs is None or reader is None:
+                        cells.append("—")
+                        continue
+                    tally = Tally()
+                    for r in recs:
+                        tally.add(r.item, *outcome(reader, r, t))
+                    cells.append(tally.text())
+            n = sum(1 for r in gen[s.name][(m, "as shot")] if not r.item.empty)
+            print(f"| {s.name} | {'yes' if s.in_sample else 'no'} | {m} | {n} | {classical[(s.name, m)]} | "
+                  + " | ".join(cells) + " |")
+    print("\nEnrolment, per set and mode:")
+    for k, v in notes.items():
+        if k.split("/")[0] in {s.name for s in chosen}:
+            print(f"- {k}: {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Training the learned reader (the `train` extra: PyTorch on the CPU)."""
