@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -23,6 +24,48 @@ _FIND_WIDTH = 160  # find mode looks for the card at this width first: enough fo
 _FIND_WIDTH_LARGER = 256  # and at this one when it finds none there (a small, far-off card)
 _ASPECT = 1.4  # a poker card; bridge cards (1.56) and old square-cornered ones fit the band below
 _MIN_CARD_SHARE = 0.015  # of the searched frame's area: anything smaller is not the card
+
+
+@dataclass(frozen=True, slots=True)
+class BalanceTuning:
+    """The colour balance that makes a card's paper grey whatever the camera's white."""
+
+    # The brightest tenth of a picture is taken for paper: the card is the brightest plain
+    # thing in view, and a tenth still holds enough of it when the card fills a fifth.
+    bright_share: float = 0.1
+    clipped: int = 250  # grey at or above this is burnt out (glare): it shows no colour at all
+    # No channel is scaled by more than this (or less than its inverse): a cast stronger than
+    # a Raspberry Pi camera's bluish white is a coloured thing, not paper.
+    max_gain: float = 2.0
+
+
+BALANCE = BalanceTuning()
+
+
+def balance_gains(image: np.ndarray) -> tuple[float, float, float]:
+    """Per-channel (B, G, R) gains that turn the colour of ``image``'s brightest part grey."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    hist = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel()
+    above = np.cumsum(hist[::-1])[::-1]  # pixels at or above each level
+    top = int(np.flatnonzero(above >= BALANCE.bright_share * grey.size).max())
+    mask = cv2.inRange(grey, top, BALANCE.clipped - 1)
+    if not cv2.countNonZero(mask):
+        mask = cv2.inRange(grey, top, 255)
+    b, g, r = cv2.mean(image, mask)[:3]
+    mean = (b + g + r) / 3.0
+    lo, hi = 1.0 / BALANCE.max_gain, BALANCE.max_gain
+    return tuple(min(hi, max(lo, mean / max(c, 1.0))) for c in (b, g, r))  # type: ignore[return-value]
+
+
+def apply_gains(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
+    """``image`` (BGR uint8) with each channel scaled by its gain, saturating at 255."""
+    # OpenCV takes a per-channel scalar here; its stubs know only arrays.
+    return np.asarray(cv2.multiply(image, (*gains, 0.0), dtype=cv2.CV_8U))  # type: ignore[call-overload]
+
+
+def balanced(image: np.ndarray) -> np.ndarray:
+    """``image`` with its brightest part's colour made grey (balance_gains)."""
+    return apply_gains(image, balance_gains(image))
 
 
 def check_image(image: object) -> np.ndarray:
