@@ -142,14 +142,16 @@ def accuracy(finder: Finder) -> None:
             rng = np.random.default_rng(17)
             found = missed = 0
             for photo in photos(name):
-                image: np.ndarray = cv2.imread(str(photo.path))  # type: ignore[assignment]
-                h, w = image.shape[:2]
+                photo_image = cv2.imread(str(photo.path))
+                if photo_image is None:
+                    continue
+                h, w = photo_image.shape[:2]
                 # Glare falls on the card as the finder found it in the photo as it is (or the middle).
-                where = find_card(image) if v == "glare" else None
+                where = find_card(photo_image) if v == "glare" else None
                 if where is None:
                     where = np.array([[0.3 * w, 0.3 * h], [0.7 * w, 0.3 * h], [0.7 * w, 0.7 * h],
                                       [0.3 * w, 0.7 * h]], np.float32)
-                got = finder(variant(image, v, where, rng))
+                got = finder(variant(photo_image, v, where, rng))
                 holds = got is not None and cv2.pointPolygonTest(
                     np.asarray(got, np.float32).reshape(-1, 1, 2), (w / 2, h / 2), False) >= 0
                 found += holds

@@ -28,20 +28,26 @@ from collections import Counter
 import cv2
 import numpy as np
 
+from faro_box.errors import VisionError
 from faro_box.vision.reader import Reader
 from faro_box.vision.sim.simbox import Expect, SimBox
-from faro_box.vision.track import BoxEmpty, CardExposed, CardReturned, NeedsConfirmation, Tracker
+from faro_box.vision.track import BoxEmpty, CardExposed, CardReader, CardReturned, NeedsConfirmation, Tracker
 
 ANSWER_AFTER = 15  # frames the simulated dealer takes to answer a question
 
 
 def deal(seed: int, nuisance: float, reader: Reader) -> dict:
-    box = SimBox(seed=seed, nuisance=nuisance)
-    tracker = Tracker(reader, window=box.window)
+    return run_deal(SimBox(seed=seed, nuisance=nuisance), reader)
+
+
+def run_deal(box: SimBox, reader: CardReader, window: bool = True) -> dict:
+    """One deal of ``box`` through a tracker (the box's window given, or found by the tracker
+    when ``window`` is False), a simulated dealer answering its questions."""
+    tracker = Tracker(reader, window=box.window.tolist() if window else None)
     first_clean = {e.index: e.frame for e in box.expected() if e.kind is Expect.CARD}
     announced: list[CardExposed] = []
     questions: list[NeedsConfirmation] = []
-    returned = empty = withdrawn = 0
+    returned = empty = withdrawn = conflicts = 0
     reasons: Counter[str] = Counter()
     pending: list[tuple[int, int, object]] = []
     cpu = 0.0
@@ -71,7 +77,13 @@ def deal(seed: int, nuisance: float, reader: Reader) -> dict:
                 empty += 1
         while pending and pending[0][0] <= n:
             _, index, answer = pending.pop(0)
-            tracker.confirm(index, answer)
+            try:
+                tracker.confirm(index, answer)
+            except VisionError:
+                # The true card was announced earlier at a wrong index (counted there as wrong):
+                # the dealer can only name some undealt card; the deal's record stays wrong.
+                conflicts += 1
+                tracker.confirm(index, tracker.remaining()[0])
     recorded = list(tracker.exposed)
     seen: set = set()
     duplicated = 0
@@ -81,11 +93,14 @@ def deal(seed: int, nuisance: float, reader: Reader) -> dict:
     latency = [e.frame - first_clean[e.index] for e in announced if e.index in first_clean and e.index < 51]
     return {
         "frames": len(box), "cpu": cpu, "slowest": slowest,
-        "missed": sum(1 for i, c in enumerate(box.deck) if i >= len(recorded) or recorded[i] != c),
+        "missed": sum(1 for i, c in enumerate(box.deck[:box.cards]) if i >= len(recorded) or recorded[i] != c),
         "duplicated": duplicated,
         "wrong": sum(1 for e in announced if box.deck[e.index] != e.card),
         "questions": len(questions), "withdrawn": withdrawn, "returned": returned, "empty": empty, "latency": latency,
-        "reasons": reasons, "per_frame": per_frame,
+        "reasons": reasons, "per_frame": per_frame, "conflicts": conflicts,
+        "first_wrong": next((f"{e.card} announced at {e.index} (frame {e.frame}), which holds "
+                             f"{box.deck[e.index]}; on top then: {box.truth(e.frame).card} at "
+                             f"{box.truth(e.frame).index}" for e in announced if box.deck[e.index] != e.card), ""),
     }
 
 

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from faro_box.errors import VisionError
-from faro_box.vision.locate import check_image, parse_window, warp_window
+from faro_box.vision.locate import BALANCE, balanced, check_image, paper_saturation, parse_window, warp_window
 
 # The variance of the Laplacian of the window warped upright, paper scaled to 200: the simulated
 # box scores about 170-700, the same pictures blurred by a defocus of 2.5 pixels about 20.
@@ -42,22 +42,28 @@ class Calibration:
 def find_window(image: np.ndarray) -> np.ndarray:
     """The box's window: the outline of the card lying in it, clockwise from the top-left.
 
-    The card is the largest region of near-white paper (brighter than the box around it). Its rounded corners would cut the
+    The card is the largest region of plain paper (brighter than the box around it). Its rounded corners would cut the
     corners of a fitted polygon, so each side is fitted as a line through the outline's points
     away from the corners, and the corners are where those lines meet (perspective kept).
     """
     image = check_image(image)
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    # Balanced first, and paper as plain as the brightest part (find mode's own rules): a
+    # camera's bluish white is paper too.
+    even = balanced(image)
+    hsv = cv2.cvtColor(even, cv2.COLOR_BGR2HSV)
     sat, val = hsv[..., 1], hsv[..., 2]
-    paper = float(np.percentile(val, 99.5))
-    bright = np.where((val > 0.8 * paper) & (sat < 60), np.uint8(255), np.uint8(0))
+    unburnt = val[val < BALANCE.clipped]
+    paper = float(np.percentile(unburnt if unburnt.size else val, 99.5))
+    bright = np.where((val > 0.8 * paper) & (sat < paper_saturation(even, sat)), np.uint8(255), np.uint8(0))
     mask = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         raise VisionError(_NO_CARD)
     contour = max(contours, key=cv2.contourArea)
-    if cv2.contourArea(contour) < 0.02 * mask.size:
-        raise VisionError(_NO_CARD)
+    x, y, w, h = cv2.boundingRect(contour)
+    if cv2.contourArea(contour) < 0.02 * mask.size or \
+            (x <= 1) + (y <= 1) + (x + w >= mask.shape[1] - 1) + (y + h >= mask.shape[0] - 1) >= 3:
+        raise VisionError(_NO_CARD)  # too small, or the table itself, cut by the picture all round
     hull = cv2.convexHull(contour)
     box = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
     points = cv2.approxPolyDP(hull, 0.5, True).reshape(-1, 2).astype(np.float64)

@@ -37,6 +37,9 @@ class BalanceTuning:
     # No channel is scaled by more than this (or less than its inverse): a cast stronger than
     # a Raspberry Pi camera's bluish white is a coloured thing, not paper.
     max_gain: float = 2.0
+    # A brightest part whose brightest channel is below this is no paper (green felt, the box's
+    # floor): nothing to balance on, and balancing it would make it grey, paper-like.
+    least_paper: int = 100
 
 
 BALANCE = BalanceTuning()
@@ -74,6 +77,8 @@ def balance_gains(image: np.ndarray) -> tuple[float, float, float]:
     if not cv2.countNonZero(mask):
         mask = cv2.inRange(grey, top, 255)
     b, g, r = cv2.mean(image, mask)[:3]
+    if max(b, g, r) < BALANCE.least_paper:
+        return 1.0, 1.0, 1.0
     mean = (b + g + r) / 3.0
     lo, hi = 1.0 / BALANCE.max_gain, BALANCE.max_gain
     return tuple(min(hi, max(lo, mean / max(c, 1.0))) for c in (b, g, r))  # type: ignore[return-value]
@@ -271,7 +276,7 @@ def _candidate_masks(small: np.ndarray, hsv: np.ndarray, outlines: bool = True) 
     _, sat, val = cv2.split(hsv)
     # Paper: as plain as the brightest part and bright for this frame; opening cuts the card
     # loose from pale clutter.
-    low_sat = cv2.threshold(sat, _paper_saturation(small, sat), 255, cv2.THRESH_BINARY_INV)[1]
+    low_sat = cv2.threshold(sat, paper_saturation(small, sat), 255, cv2.THRESH_BINARY_INV)[1]
     if cv2.countNonZero(low_sat):
         hist = cv2.calcHist([val], [0], low_sat, [256], [0, 256]).ravel()
         if hist[:BALANCE.clipped].sum() > 0:
@@ -307,7 +312,7 @@ def _candidate_masks(small: np.ndarray, hsv: np.ndarray, outlines: bool = True) 
     yield cv2.erode(filled, kernel)
 
 
-def _paper_saturation(small: np.ndarray, sat: np.ndarray) -> int:
+def paper_saturation(small: np.ndarray, sat: np.ndarray) -> int:
     """The saturation below which a pixel may be paper: that of the plainer part of the
     brightest tenth (its lower quartile: a bright orange table shares that tenth with the
     card), plus a margin."""

@@ -74,6 +74,7 @@ class CoverTuning:
 
 
 COVER = CoverTuning()
+_LINE = np.ones((2, 2), np.uint8)  # the opening that drops lines a pixel wide
 
 
 class ReadingLike(Protocol):
@@ -210,7 +211,7 @@ class Tracker:
         self._kernel = np.ones((3, 3), np.uint8)
         self._exposed: list[Card | None] = []  # None: waiting for the dealer's confirmation
         self._prev: _View | None = None
-        self._ref: _View | None = None
+        self._ref: _View | None = None  # the last card read, as it lay still: its print, its paper's colour
         self._still = 0
         self._disturbed = True
         self._empty_checked = False
@@ -339,7 +340,8 @@ class Tracker:
             return settled
         if view.visible:
             if not self._disturbed:
-                self._ref = view  # follow the slow drift of the light
+                # The reference stays the picture the card was read from: followed here, a thumb
+                # creeping in too slowly to count as motion would become the card's own print.
                 return []
             return self._decide(image, view, frame)
         if view.paperless and self._still >= s.empty_frames and not self._empty_checked:
@@ -407,11 +409,15 @@ class Tracker:
         reached = np.zeros(count, bool)
         reached[labels[self._seeds]] = True
         reached[0] = False
-        cover = reached[labels] & self._band
+        cover = reached[labels]
         if self._ref is not None and self._ref.ink is not None:
             slack = 2 * COVER.print_slack + 1
             cover &= cv2.dilate(self._ref.ink, np.ones((slack, slack), np.uint8)) == 0
-        off = np.where(cover, np.float32(1), np.float32(0))
+        # A thumb is a blob; a court's frame line or a border printed to the card's edge is a
+        # line a pixel wide at this scale: opening keeps the one and drops the other (before
+        # the band is cut out of it: the band is itself a pixel wide along the corners).
+        opened = cv2.morphologyEx(np.where(cover, np.uint8(1), np.uint8(0)), cv2.MORPH_OPEN, _LINE)
+        off = np.where(self._band & (opened > 0), np.float32(1), np.float32(0))
         per_cell = cv2.resize(off, _CELLS, interpolation=cv2.INTER_AREA) * _CELL_AREA
         return int(round(float(per_cell.max())))
 
