@@ -16,7 +16,10 @@ bench_tracker's does.
 Per set: missed (cards the deal never recorded: the tracker's failure), doubled (a card
 announced twice), wrong (a card announced at an index that holds another: the reader named a
 wrong card and the tracker took it), questions (the reader abstained, or read a card the deck
-forbids: the dealer is asked), and the reasons.
+forbids: the dealer is asked), and the reasons. Missed and wrong count by index, so one card
+the tracker skips shifts every later one; apart from the index: never recorded (cards the deal's
+record lacks: the tracker's own failure) and misread (a card announced that was not the one on
+top then: the reader's).
 """
 
 from __future__ import annotations
@@ -65,18 +68,20 @@ def main(argv: list[str]) -> int:
             defocus = 0.8 if d % 2 else 0.0
             box = PhotoBox(deck, seed=args.seed * 1000 + d, nuisance=nuisance, cast=cast, defocus=defocus)
             r = run_deal(box, reader, window=not args.find_window)
-            for key in ("missed", "duplicated", "wrong", "questions", "withdrawn", "frames"):
+            for key in ("missed", "duplicated", "wrong", "questions", "withdrawn", "frames", "unseen", "misread"):
                 totals[key] += r[key]
             totals["cards"] += box.cards
             reasons.update(r["reasons"])
             print(f"  {name} deal {d + 1}: {box.cards} cards, nuisance {nuisance:.2f}, "
                   f"{'Pi cast' if d % 3 == 2 else 'neutral'}{', defocus' if defocus else ''}: missed {r['missed']} "
-                  f"doubled {r['duplicated']} wrong {r['wrong']} questions {r['questions']}"
+                  f"doubled {r['duplicated']} wrong {r['wrong']} questions {r['questions']} "
+                  f"(never recorded {r['unseen']}, misread {r['misread']})"
                   + (f"; first wrong: {r['first_wrong']}" if r["first_wrong"] else ""), flush=True)
         grand.update(totals)
         print(f"{name}: {args.deals} deals of {len(deck)} cards ({lacking} of the set's cards gave no face), "
               f"{totals['cards']} cards: missed {totals['missed']}, doubled {totals['duplicated']}, "
-              f"wrong {totals['wrong']}, questions {totals['questions']} ({totals['withdrawn']} withdrawn) "
+              f"wrong {totals['wrong']}, questions {totals['questions']} ({totals['withdrawn']} withdrawn); "
+              f"never recorded {totals['unseen']} (tracker), misread {totals['misread']} (reader) "
               f"[{time.monotonic() - started:.0f} s]", flush=True)
         for reason, count in reasons.most_common(4):
             print(f"    {count:4d} asked because {reason}")

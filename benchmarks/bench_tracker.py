@@ -28,6 +28,7 @@ from collections import Counter
 import cv2
 import numpy as np
 
+from faro_box.cards import Card
 from faro_box.errors import VisionError
 from faro_box.vision.reader import Reader
 from faro_box.vision.sim.simbox import Expect, SimBox
@@ -49,7 +50,7 @@ def run_deal(box: SimBox, reader: CardReader, window: bool = True) -> dict:
     questions: list[NeedsConfirmation] = []
     returned = empty = withdrawn = conflicts = 0
     reasons: Counter[str] = Counter()
-    pending: list[tuple[int, int, object]] = []
+    pending: list[tuple[int, int, Card]] = []
     cpu = 0.0
     slowest = 0.0
     per_frame: list[float] = []
@@ -98,6 +99,10 @@ def run_deal(box: SimBox, reader: CardReader, window: bool = True) -> dict:
         "wrong": sum(1 for e in announced if box.deck[e.index] != e.card),
         "questions": len(questions), "withdrawn": withdrawn, "returned": returned, "empty": empty, "latency": latency,
         "reasons": reasons, "per_frame": per_frame, "conflicts": conflicts,
+        # Apart from the index: a card the deal never recorded anywhere (the tracker's miss), and
+        # a card announced that was not the one on top then (the reader's misreading).
+        "unseen": len(set(box.deck[:box.cards]) - set(recorded)),
+        "misread": sum(1 for e in announced if box.truth(e.frame).card != e.card),
         "first_wrong": next((f"{e.card} announced at {e.index} (frame {e.frame}), which holds "
                              f"{box.deck[e.index]}; on top then: {box.truth(e.frame).card} at "
                              f"{box.truth(e.frame).index}" for e in announced if box.deck[e.index] != e.card), ""),
@@ -177,7 +182,7 @@ def memory(frames: int, seed: int) -> None:
     while n < frames:
         box = SimBox(seed=seed + d, nuisance=0.5, still=(3, 6))
         if tracker is None:
-            tracker = Tracker(reader, window=box.window)
+            tracker = Tracker(reader, window=box.window.tolist())
         for k in range(len(box)):
             tracker.update(box.frame(k), n)
             n += 1

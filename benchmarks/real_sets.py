@@ -27,7 +27,8 @@ PHOTOGRAPHED = ("phone-wood-table", "phone-black-pink", "bicycle-brown-table", "
                 "sportsdirect-deck", "odd-deck-table-crops")
 # A fixed camera over a slot, the card filling the frame turned a quarter.
 SLOT = ("ov7670-slot",)
-WHOLE_CARD_SETS = PHOTOGRAPHED + RECTIFIED + SLOT
+WHOLE_CARD_SETS = ("phone-wood-table", "phone-black-pink", "bicycle-brown-table", "webcam-rectified",
+                   "sportsdirect-deck", "dutch-bvh-dark", "aristocrat-warped", "ov7670-slot", "odd-deck-table-crops")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +59,8 @@ def face(name: str, photo: Photo) -> np.ndarray | None:
         return None
     if name in RECTIFIED:
         return image
-    if name in SLOT:
-        return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+    if name in SLOT:  # the card turned a quarter, the slot's floor around it
+        image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
     quad = find_card(image)
     return None if quad is None else warp_quad(image, quad)
 

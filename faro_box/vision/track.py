@@ -71,6 +71,13 @@ class CoverTuning:
     # this many pixels of the frame) on this many still frames in a row, nothing over its edge.
     seek_tolerance: float = 3.0
     seek_frames: int = 3
+    # Ink over the edge that stays exactly where it is this long, nothing moving, is the card's
+    # own print (a court's picture reaching the edge on the deal's first court): a dealer's
+    # thumb rests a moment before it pushes, and a hand hovering moves. Half a second at 30 fps.
+    settle_frames: int = 15
+    # The print forgiven is that of the last few cards read (the deck prints its indices and
+    # its courts' frames in the same places), so one court teaches the next.
+    remembered: int = 4
 
 
 COVER = CoverTuning()
@@ -211,7 +218,9 @@ class Tracker:
         self._kernel = np.ones((3, 3), np.uint8)
         self._exposed: list[Card | None] = []  # None: waiting for the dealer's confirmation
         self._prev: _View | None = None
-        self._ref: _View | None = None  # the last card read, as it lay still: its print, its paper's colour
+        self._ref: _View | None = None  # the last card read, as it lay still: its paper's colour
+        self._prints: list[np.ndarray] = []  # the ink of the last cards read, as they lay still
+        self._print: np.ndarray | None = None  # their union, widened by the slack: forgiven as print
         self._still = 0
         self._disturbed = True
         self._empty_checked = False
@@ -333,6 +342,8 @@ class Tracker:
         else:
             self._still += 1
         self._prev = view
+        if not view.visible and self._still >= COVER.settle_frames and not view.paperless:
+            view = _View(view.grey, True, view.paperless, view.ink, view.gains)  # the card's own print
         if not view.visible:
             self._disturbed = True
             settled = settled or self._give_up()
@@ -399,6 +410,18 @@ class Tracker:
         return _View(grey, self._occluded(ink) < self.settings.occlusion, float(paper.mean()) < 0.05, ink,
                      balance_gains(view))
 
+    def _remember(self, view: _View) -> None:
+        """``view`` is the card read, lying still: its paper's colour and its print are the deck's."""
+        self._ref = view
+        if view.ink is None:
+            return
+        self._prints = [*self._prints[1 - COVER.remembered:], view.ink]
+        union = self._prints[0]
+        for ink in self._prints[1:]:
+            union = cv2.bitwise_or(union, ink)
+        slack = 2 * COVER.print_slack + 1
+        self._print = cv2.dilate(union, np.ones((slack, slack), np.uint8))
+
     def _occluded(self, ink: np.ndarray) -> int:
         """The most covering pixels of the edge band in any 10×10 patch: a thumb fills a patch,
         while noise and shake scatter single pixels. Covering: not paper, joined to the window's
@@ -410,9 +433,8 @@ class Tracker:
         reached[labels[self._seeds]] = True
         reached[0] = False
         cover = reached[labels]
-        if self._ref is not None and self._ref.ink is not None:
-            slack = 2 * COVER.print_slack + 1
-            cover &= cv2.dilate(self._ref.ink, np.ones((slack, slack), np.uint8)) == 0
+        if self._print is not None:
+            cover &= self._print == 0
         # A thumb is a blob; a court's frame line or a border printed to the card's edge is a
         # line a pixel wide at this scale: opening keeps the one and drops the other (before
         # the band is cut out of it: the band is itself a pixel wide along the corners).
@@ -504,7 +526,8 @@ class Tracker:
         self._as_is = None
         card = reading.card
         confidence = float(reading.confidence)
-        self._disturbed, self._ref = False, view
+        self._disturbed = False
+        self._remember(view)
         if self._empty or (len(self._exposed) >= DECK_SIZE and card is not None and card != self._exposed[-1]):
             self.new_deal()  # a fresh deck in the box
         if self._exposed and self._exposed[-1] is None and self.settings.hold:
