@@ -218,7 +218,7 @@ class Tracker:
         self._kernel = np.ones((3, 3), np.uint8)
         self._exposed: list[Card | None] = []  # None: waiting for the dealer's confirmation
         self._prev: _View | None = None
-        self._ref: _View | None = None  # the last card read, as it lay still: its paper's colour
+        self._ref: _View | None = None  # the last card read, as it lay still
         self._prints: list[np.ndarray] = []  # the ink of the last cards read, as they lay still
         self._print: np.ndarray | None = None  # their union, widened by the slack: forgiven as print
         self._still = 0
@@ -401,14 +401,13 @@ class Tracker:
                                    borderMode=cv2.BORDER_REPLICATE)
         # The window's own edge is left out: a pixel of shake shows the box there, not the card.
         grey = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), (3, 3), 0)[_EDGE:-_EDGE, _EDGE:-_EDGE]
-        # The paper's colour as the card last seen in full view showed it (an empty box's floor
-        # must not be balanced into paper), or as this view's brightest part shows it.
-        gains = self._ref.gains if self._ref is not None and self._ref.gains is not None else balance_gains(view)
+        # The paper's colour as this view's brightest part shows it (not as the last card's did:
+        # a court's brightest part may be its picture); a dim box floor is left as it is.
+        gains = balance_gains(view)
         hsv = cv2.cvtColor(apply_gains(view, gains), cv2.COLOR_BGR2HSV)
         paper = self._paper(hsv)
         ink = np.where(paper, np.uint8(0), np.uint8(1))
-        return _View(grey, self._occluded(ink) < self.settings.occlusion, float(paper.mean()) < 0.05, ink,
-                     balance_gains(view))
+        return _View(grey, self._occluded(ink) < self.settings.occlusion, float(paper.mean()) < 0.05, ink, gains)
 
     def _remember(self, view: _View) -> None:
         """``view`` is the card read, lying still: its paper's colour and its print are the deck's."""
