@@ -5,6 +5,7 @@
     python benchmarks/bench_tracker.py --jobs 3        # deals shared by 3 processes (same figures)
     python benchmarks/bench_tracker.py --first 50 --deals 50   # the second half of the 100 deals
     python benchmarks/bench_tracker.py --memory 100000 # frames of back-to-back deals, RSS sampled
+    python benchmarks/bench_tracker.py --view-speed REF # the look at a frame beside commit REF's
 
 Accuracy: every deal is dealt in full (52 cards, the hock taken out, the box empty) with a
 nuisance level drawn at random; a simulated dealer answers each question 15 frames later with
@@ -198,6 +199,42 @@ def memory(frames: int, seed: int) -> None:
           f"largest growth {max(s for _, s in samples) - base:+.1f} MB")
 
 
+def view_speed(ref: str, frames: int = 600) -> None:
+    """CPU time of the tracker's look at one frame (the window warped, motion and cover judged,
+    no reading) now and at git ``ref``, interleaved frame by frame on the simulated box."""
+    import importlib.util
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    text = subprocess.run(["git", "show", f"{ref}:faro_box/vision/track.py"], cwd=root, check=True,
+                          capture_output=True, text=True).stdout
+    path = Path(tempfile.mkdtemp(prefix="baseline-track-")) / "baseline_track.py"
+    path.write_text(text, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("baseline_track", path)
+    assert spec is not None and spec.loader is not None
+    old = importlib.util.module_from_spec(spec)
+    sys.modules["baseline_track"] = old
+    spec.loader.exec_module(old)
+    box = SimBox(seed=7, nuisance=0.5)
+    trackers = {"now": Tracker(Reader(), window=box.window.tolist()),
+                f"at {ref}": old.Tracker(Reader(), window=box.window.tolist())}
+    times: dict[str, list[float]] = {k: [] for k in trackers}
+    for n in range(min(frames, len(box))):
+        image = box.frame(n)
+        for name, tracker in trackers.items():
+            start = time.thread_time()
+            tracker._look(image)
+            times[name].append((time.thread_time() - start) * 1000)
+    medians = {k: statistics.median(v) for k, v in times.items()}
+    for name, median in medians.items():
+        print(f"tracker look {name:<16} median {median:.3f} ms per 640x480 frame, "
+              f"p95 {sorted(times[name])[int(0.95 * (len(times[name]) - 1))]:.3f} ms")
+    a, b = medians.values()
+    print(f"ratio now / {ref} (medians): {a / b:.2f}")
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=100)
@@ -205,9 +242,12 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--first", type=int, default=0, help="skip this many deals of the sequence")
     parser.add_argument("--jobs", type=int, default=1, help="processes sharing the deals (figures unchanged)")
     parser.add_argument("--memory", type=int, metavar="FRAMES", help="run the memory measure instead")
+    parser.add_argument("--view-speed", metavar="GIT_REF", help="time the tracker's look at a frame beside this commit's")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    if args.memory:
+    if args.view_speed:
+        view_speed(args.view_speed)
+    elif args.memory:
         memory(args.memory, args.seed)
     else:
         accuracy(args.deals, args.seed, max(1, args.jobs), max(0, args.first))

@@ -214,6 +214,7 @@ class Tracker:
         self._window_arg = None if self.window is None else [(float(x), float(y)) for x, y in self.window]
         self._band = _edge_band(VIEW_W, VIEW_H)
         self._seeds = _seed_strip(VIEW_W, VIEW_H, self._band)
+        self._seeds_u8 = self._seeds.astype(np.uint8)
         self._seen: tuple[np.ndarray, int] | None = None  # no window yet: the outline found, how often
         self._kernel = np.ones((3, 3), np.uint8)
         self._exposed: list[Card | None] = []  # None: waiting for the dealer's confirmation
@@ -425,6 +426,8 @@ class Tracker:
         """The most covering pixels of the edge band in any 10×10 patch: a thumb fills a patch,
         while noise and shake scatter single pixels. Covering: not paper, joined to the window's
         outermost strip, and not print the reference showed there."""
+        if not cv2.countNonZero(cv2.bitwise_and(ink, self._seeds_u8)):
+            return 0  # nothing reaches the window's edge: nothing covers it (most frames)
         count, labels = cv2.connectedComponents(ink, connectivity=8)
         if count <= 1:
             return 0
