@@ -75,9 +75,9 @@ class CoverTuning:
     # own print (a court's picture reaching the edge on the deal's first court): a dealer's
     # thumb rests a moment before it pushes, and a hand hovering moves. Half a second at 30 fps.
     settle_frames: int = 15
-    # The print forgiven is that of the last few cards read (the deck prints its indices and
-    # its courts' frames in the same places), so one court teaches the next.
-    remembered: int = 4
+    # The print forgiven is that of the cards read (the deck prints its indices and its courts'
+    # frames in the same places), so one court teaches the next; the last deal's worth.
+    remembered: int = 52
 
 
 COVER = CoverTuning()
