@@ -200,6 +200,7 @@ class _View:
     paperless: bool  # no card paper anywhere in the window: the box may be empty
     ink: np.ndarray | None = None  # uint8 1 where the view is not paper (the card's print, a hand)
     gains: tuple[float, float, float] | None = None  # the colour balance that made the paper grey
+    paper_colour: tuple[float, float, float] | None = None  # the mean colour (BGR) of its paper, unbalanced
 
 
 class Tracker:
@@ -220,6 +221,7 @@ class Tracker:
         self._exposed: list[Card | None] = []  # None: waiting for the dealer's confirmation
         self._prev: _View | None = None
         self._ref: _View | None = None  # the last card read, as it lay still
+        self._paper_gains: tuple[float, float, float] | None = None  # the read cards' paper made grey
         self._prints: list[np.ndarray] = []  # the ink of the last cards read, as they lay still
         self._print: np.ndarray | None = None  # their union, widened by the slack: forgiven as print
         self._still = 0
@@ -344,7 +346,8 @@ class Tracker:
             self._still += 1
         self._prev = view
         if not view.visible and self._still >= COVER.settle_frames and not view.paperless:
-            view = _View(view.grey, True, view.paperless, view.ink, view.gains)  # the card's own print
+            view = _View(view.grey, True, view.paperless, view.ink, view.gains,
+                         view.paper_colour)  # the card's own print
         if not view.visible:
             self._disturbed = True
             settled = settled or self._give_up()
@@ -408,11 +411,21 @@ class Tracker:
         hsv = cv2.cvtColor(apply_gains(view, gains), cv2.COLOR_BGR2HSV)
         paper = self._paper(hsv)
         ink = np.where(paper, np.uint8(0), np.uint8(1))
-        return _View(grey, self._occluded(ink) < self.settings.occlusion, float(paper.mean()) < 0.05, ink, gains)
+        paperless = float(paper.mean()) < 0.05
+        if not paperless and self._paper_gains is not None:
+            # Is it paper as the cards read so far were paper? Balanced on itself, an empty box's
+            # floor under a bright light turns grey, and would be read as a card.
+            ref = cv2.cvtColor(apply_gains(view, self._paper_gains), cv2.COLOR_BGR2HSV)
+            paperless = float(self._paper(ref).mean()) < 0.05
+        b, g, r = cv2.mean(view, ink ^ 1)[:3]
+        return _View(grey, self._occluded(ink) < self.settings.occlusion, paperless, ink, gains, (b, g, r))
 
     def _remember(self, view: _View) -> None:
         """``view`` is the card read, lying still: its paper's colour and its print are the deck's."""
         self._ref = view
+        if view.paper_colour is not None:
+            mean = sum(view.paper_colour) / 3.0
+            self._paper_gains = tuple(mean / max(c, 1.0) for c in view.paper_colour)  # type: ignore[assignment]
         if view.ink is None:
             return
         self._prints = [*self._prints[1 - COVER.remembered:], view.ink]
@@ -530,6 +543,8 @@ class Tracker:
         confidence = float(reading.confidence)
         self._disturbed = False
         self._remember(view)
+        if self._empty and card is None:
+            return []  # the empty box's floor, or something unreadable: only a card named starts a deal
         if self._empty or (len(self._exposed) >= DECK_SIZE and card is not None and card != self._exposed[-1]):
             self.new_deal()  # a fresh deck in the box
         if self._exposed and self._exposed[-1] is None and self.settings.hold:

@@ -68,3 +68,16 @@ def test_no_window_and_no_card_found_reads_nothing():
     for n in range(20):
         assert tracker.update(floor, n) == []
     assert tracker.window is None and reader.reads == []
+
+
+def test_the_empty_box_floor_under_a_bright_light_starts_no_phantom_deal():
+    # Balanced on itself, the floor of an empty box under a bright light looks like paper; the
+    # reader finds no card on it. Only a card named starts a new deal.
+    box = PhotoBox({c: render_card(c) for c in FULL_DECK}, seed=6, nuisance=0.2, still=(3, 5), pace=0.6,
+                   cast=(1.6, 1.6, 1.6))
+    reader = TruthReader(box)
+    tracker = Tracker(reader, window=box.window)
+    labels = [label(e) for e in run_box(box, reader, tracker)]
+    assert labels[:52] == expected_labels(box)[:52]
+    assert all(kind == "empty" for kind, _, _ in labels[52:]), labels[52:]  # no question, no new deal
+    assert len(tracker.exposed) == 52
