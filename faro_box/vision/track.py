@@ -73,8 +73,8 @@ class CoverTuning:
     seek_frames: int = 3
     # Ink over the edge that stays exactly where it is this long, nothing moving, is the card's
     # own print (a court's picture reaching the edge on the deal's first court): a dealer's
-    # thumb rests a moment before it pushes, and a hand hovering moves. Half a second at 30 fps.
-    settle_frames: int = 15
+    # thumb rests a moment before it pushes, and a hand hovering moves. 0.4 s at 30 fps.
+    settle_frames: int = 12
     # The print forgiven is that of the cards read (the deck prints its indices and its courts'
     # frames in the same places), so one court teaches the next; the last deal's worth.
     remembered: int = 52

@@ -46,7 +46,7 @@ def test_a_video_of_a_real_deck_gives_one_still_per_card_for_enrolment(shared_da
     # What `vision enroll --video` enrols from: before, a real deck's own print over the edge band
     # read as a thumb, and the video of 51 cards "showed 20 card(s) at rest".
     pictures = dict(list(faces(deck, shared_data)[0].items())[:16])
-    # At rest half a second or more: a card whose print reaches its edge, unlike the cards read
+    # At rest half a second: a card whose print reaches its edge, unlike the cards read
     # before it, is told from a thumb by lying still (vision.track.COVER.settle_frames).
     box = PhotoBox(pictures, seed=5, nuisance=0.3, still=(16, 24))
     stills = still_frames((box.frame(n) for n in range(len(box))), window=box.window.tolist())
