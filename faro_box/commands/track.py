@@ -28,7 +28,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                                        "or sim:SEED[:NUISANCE] for the simulated box")
     parser.add_argument("--window", metavar="x1,y1,...,x4,y4",
                         help="the box's window, 4 corners clockwise from top-left (default: the "
-                             "configuration's, the simulated box's own, or find the card anywhere)")
+                             "configuration's, the simulated box's own, or the outline of the first "
+                             "card that lies still in full view)")
     parser.add_argument("--profile", metavar="PROFILE", help="a deck profile (faro-box vision enroll)")
     parser.add_argument("--config", metavar="FILE", help="take the window from this configuration's [camera]")
     parser.add_argument("--frames", type=int, metavar="N", help="stop after N frames")
@@ -98,6 +99,13 @@ def run(args: argparse.Namespace) -> int:
         camera.close()
         if recorder is not None:
             recorder.release()
+    if tracker.window is None:
+        raise VisionError(f"no window for {args.source!r}: in {count} frame(s) no card lay still with nothing "
+                          "over its edge, so nothing was read; give --window x1,y1,...,x4,y4 or run "
+                          "faro-box calibrate")
+    if window is None:
+        flat = ",".join(f"{v:.1f}" for v in tracker.window.ravel())
+        logging.getLogger("faro_box.track").info("window found in the picture: %s", flat)
     return 0
 
 

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 from faro_box.errors import VisionError
-from faro_box.vision.locate import check_image, parse_window, warp_window
+from faro_box.vision.locate import BALANCE, balanced, check_image, paper_saturation, parse_window, warp_window
 
 # The variance of the Laplacian of the window warped upright, paper scaled to 200: the simulated
 # box scores about 170-700, the same pictures blurred by a defocus of 2.5 pixels about 20.
@@ -42,22 +42,21 @@ class Calibration:
 def find_window(image: np.ndarray) -> np.ndarray:
     """The box's window: the outline of the card lying in it, clockwise from the top-left.
 
-    The card is the largest region of near-white paper (brighter than the box around it). Its rounded corners would cut the
+    The card is the largest region of plain paper (brighter than the box around it). Its rounded corners would cut the
     corners of a fitted polygon, so each side is fitted as a line through the outline's points
     away from the corners, and the corners are where those lines meet (perspective kept).
     """
     image = check_image(image)
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    # Balanced first, and paper as plain as the brightest part (find mode's own rules): a
+    # camera's bluish white is paper too.
+    even = balanced(image)
+    hsv = cv2.cvtColor(even, cv2.COLOR_BGR2HSV)
     sat, val = hsv[..., 1], hsv[..., 2]
-    paper = float(np.percentile(val, 99.5))
-    bright = np.where((val > 0.8 * paper) & (sat < 60), np.uint8(255), np.uint8(0))
-    mask = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    if not contours:
-        raise VisionError(_NO_CARD)
-    contour = max(contours, key=cv2.contourArea)
-    if cv2.contourArea(contour) < 0.02 * mask.size:
-        raise VisionError(_NO_CARD)
+    unburnt = val[val < BALANCE.clipped]
+    paper = float(np.percentile(unburnt if unburnt.size else val, 99.5))
+    bright = np.where((val > 0.8 * paper) & (sat < paper_saturation(even, sat)), np.uint8(255), np.uint8(0))
+    mask = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contour = _innermost_card(mask)
     hull = cv2.convexHull(contour)
     box = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
     points = cv2.approxPolyDP(hull, 0.5, True).reshape(-1, 2).astype(np.float64)
@@ -77,6 +76,45 @@ def find_window(image: np.ndarray) -> np.ndarray:
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
     corners = np.array([_meet(lines[i - 1], lines[i]) for i in range(4)], np.float32)
     return _clockwise_portrait(corners)
+
+
+def _innermost_card(mask: np.ndarray) -> np.ndarray:
+    """The outline of the card: the largest card-shaped region that holds no other one of at
+    least WINDOW.inner_share of its size (a pale box around the window, as bright as a real
+    card's paper, holds the card: the card is the one inside)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    h, w = mask.shape
+    shapes = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        x, y, bw, bh = cv2.boundingRect(contour)
+        if area < WINDOW.least_share * mask.size or \
+                (x <= 1) + (y <= 1) + (x + bw >= w - 1) + (y + bh >= h - 1) >= 3:
+            continue  # too small, or the table itself, cut by the picture all round
+        (cx, cy), (rw, rh), _ = cv2.minAreaRect(contour)
+        if not WINDOW.aspect[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= WINDOW.aspect[1]:
+            continue
+        shapes.append((area, (cx, cy), contour))
+    shapes.sort(key=lambda s: -s[0])
+    for area, _, outer in shapes:
+        inside = [a for a, (cx, cy), c in shapes if c is not outer and a < area and a >= WINDOW.inner_share * area
+                  and cv2.pointPolygonTest(outer, (cx, cy), False) > 0]
+        if not inside:
+            return outer
+    raise VisionError(_NO_CARD)
+
+
+@dataclass(frozen=True, slots=True)
+class WindowTuning:
+    least_share: float = 0.02  # of the picture: a smaller region is no card in the box
+    aspect: tuple[float, float] = (1.15, 1.85)  # poker to bridge cards, in perspective
+    # A region holding another card-shaped one this much of its size is the box around the card
+    # (the card in a box's window is about two thirds of the box's top); a court's picture is no
+    # plain paper, so a card holds nothing that large.
+    inner_share: float = 0.4
+
+
+WINDOW = WindowTuning()
 
 
 def _densify(points: np.ndarray) -> np.ndarray:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -23,6 +24,75 @@ _FIND_WIDTH = 160  # find mode looks for the card at this width first: enough fo
 _FIND_WIDTH_LARGER = 256  # and at this one when it finds none there (a small, far-off card)
 _ASPECT = 1.4  # a poker card; bridge cards (1.56) and old square-cornered ones fit the band below
 _MIN_CARD_SHARE = 0.015  # of the searched frame's area: anything smaller is not the card
+
+
+@dataclass(frozen=True, slots=True)
+class BalanceTuning:
+    """The colour balance that makes a card's paper grey whatever the camera's white."""
+
+    # The brightest tenth of a picture is taken for paper: the card is the brightest plain
+    # thing in view, and a tenth still holds enough of it when the card fills a fifth.
+    bright_share: float = 0.1
+    clipped: int = 250  # grey at or above this is burnt out (glare): it shows no colour at all
+    # No channel is scaled by more than this (or less than its inverse): a cast stronger than
+    # a Raspberry Pi camera's bluish white is a coloured thing, not paper.
+    max_gain: float = 2.0
+    # A brightest part whose brightest channel is below this is no paper (green felt, the box's
+    # floor): nothing to balance on, and balancing it would make it grey, paper-like.
+    least_paper: int = 100
+
+
+BALANCE = BalanceTuning()
+
+
+@dataclass(frozen=True, slots=True)
+class PaperTuning:
+    """The find mode's paper mask, on the colour-balanced picture."""
+
+    # Paper is as plain as the picture's brightest part (the balance made that grey) give or
+    # take this much saturation: a fixed bar missed a camera's bluish paper and let pale
+    # clutter in under a warm light.
+    saturation_margin: int = 40
+    # The bar stays within these: below 60, warm paper under a lamp falls out of it; above 140
+    # the "paper" is a coloured thing.
+    saturation_range: tuple[int, int] = (60, 140)
+    plain_share: float = 0.25  # the quantile of the brightest tenth's saturation taken as paper's
+    # Paper is at least this share of the paper's brightness (its 98th percentile): the
+    # lenient level holds a shaded card together; the strict one cuts a white card loose from a
+    # bright carpet or cloth that the lenient one joins it to.
+    levels: tuple[float, ...] = (0.78,)
+    least_level: int = 90  # no paper darker than this, however dim the picture
+
+
+PAPER = PaperTuning()
+
+
+def balance_gains(image: np.ndarray) -> tuple[float, float, float]:
+    """Per-channel (B, G, R) gains that turn the colour of ``image``'s brightest part grey."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    hist = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel()
+    above = np.cumsum(hist[::-1])[::-1]  # pixels at or above each level
+    top = int(np.flatnonzero(above >= BALANCE.bright_share * grey.size).max())
+    mask = cv2.inRange(grey, top, BALANCE.clipped - 1)
+    if not cv2.countNonZero(mask):
+        mask = cv2.inRange(grey, top, 255)
+    b, g, r = cv2.mean(image, mask)[:3]
+    if max(b, g, r) < BALANCE.least_paper:
+        return 1.0, 1.0, 1.0
+    mean = (b + g + r) / 3.0
+    lo, hi = 1.0 / BALANCE.max_gain, BALANCE.max_gain
+    return tuple(min(hi, max(lo, mean / max(c, 1.0))) for c in (b, g, r))  # type: ignore[return-value]
+
+
+def apply_gains(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
+    """``image`` (BGR uint8) with each channel scaled by its gain, saturating at 255."""
+    # OpenCV takes a per-channel scalar here; its stubs know only arrays.
+    return np.asarray(cv2.multiply(image, (*gains, 0.0), dtype=cv2.CV_8U))  # type: ignore[call-overload]
+
+
+def balanced(image: np.ndarray) -> np.ndarray:
+    """``image`` with its brightest part's colour made grey (balance_gains)."""
+    return apply_gains(image, balance_gains(image))
 
 
 def check_image(image: object) -> np.ndarray:
@@ -171,10 +241,12 @@ def _search(small: np.ndarray, *, outlines: bool = True) -> tuple[np.ndarray | N
     area = small.shape[0] * small.shape[1]
     best: tuple[float, np.ndarray, float, float] | None = None
     sized = False
+    small = balanced(small)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     masks = _candidate_masks(small, hsv, outlines)
-    # Paper for scoring: the opened paper mask, where speckled clutter no longer counts as white.
+    # Paper for scoring: the opened lenient paper mask, where speckled clutter no longer counts as white.
     first = next(masks)
+    papers = 2 * len(PAPER.levels)
     paper = cv2.threshold(first, 0, 1, cv2.THRESH_BINARY)[1]
     for k, mask in enumerate(itertools.chain([first], masks)):
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -182,36 +254,46 @@ def _search(small: np.ndarray, *, outlines: bool = True) -> tuple[np.ndarray | N
             c_area = cv2.contourArea(contour)
             if c_area < _MIN_CARD_SHARE * area or c_area > 0.95 * area:
                 continue
-            sized = sized or k < 2
+            sized = sized or k <= papers
             quad = _as_quad(contour)
-            if quad is None:
-                continue
+            if quad is None or _borders_touched(quad, small.shape) >= 3:
+                continue  # (a plain light table, cut by the picture's edges all round, is no card)
             score, white, aspect = _card_score(paper, quad, c_area)
             if score > 0 and (best is None or score > best[0]):
                 best = (score, quad, white, aspect)
         # A paper region that is plainly one whole card (white, a card's shape, no paper around
         # it that could be the rest of a bigger card) needs no costlier mask.
-        if k == 0 and best is not None and best[2] >= 0.75 and abs(best[3] - _ASPECT) <= 0.2 \
+        if k < papers and best is not None and best[2] >= 0.75 and abs(best[3] - _ASPECT) <= 0.2 \
                 and _paper_around(paper, best[1]) < 0.05:
             break
     return (None if best is None else best[1]), sized
 
 
 def _candidate_masks(small: np.ndarray, hsv: np.ndarray, outlines: bool = True) -> Iterator[np.ndarray]:
-    """Paper first (cheap, and enough on most tables), then whiteness, then filled outlines."""
+    """Paper first (cheap, and enough on most tables: leniently, then strictly), then
+    whiteness, then filled outlines."""
     # OpenCV's own thresholds on the channels: numpy's on whole frames cost more than the search.
     _, sat, val = cv2.split(hsv)
-    # Paper: unsaturated and bright for this frame; opening cuts the card loose from pale clutter.
-    low_sat = cv2.threshold(sat, 59, 255, cv2.THRESH_BINARY_INV)[1]  # sat < 60
+    # Paper: as plain as the brightest part and bright for this frame; opening cuts the card
+    # loose from pale clutter.
+    low_sat = cv2.threshold(sat, paper_saturation(small, sat), 255, cv2.THRESH_BINARY_INV)[1]
     if cv2.countNonZero(low_sat):
         hist = cv2.calcHist([val], [0], low_sat, [256], [0, 256]).ravel()
+        if hist[:BALANCE.clipped].sum() > 0:
+            hist[BALANCE.clipped:] = 0  # glare is burnt out: the paper's level is what it is around it
         v98 = int(np.searchsorted(np.cumsum(hist), 0.98 * hist.sum()))
-        v_thr = max(90.0, 0.78 * v98)
-        # val > v_thr: an 8-bit threshold compares with the floor of v_thr, which is the same.
-        raw = cv2.bitwise_and(cv2.threshold(val, math.floor(v_thr), 255, cv2.THRESH_BINARY)[1], low_sat)
-        yield np.asarray(cv2.morphologyEx(raw, cv2.MORPH_OPEN, _opening(small.shape[1])), np.uint8)
+        for level in PAPER.levels:
+            v_thr = max(float(PAPER.least_level), level * v98)
+            # val > v_thr: an 8-bit threshold compares with the floor of v_thr, which is the same.
+            raw = cv2.bitwise_and(cv2.threshold(val, math.floor(v_thr), 255, cv2.THRESH_BINARY)[1], low_sat)
+            yield np.asarray(cv2.morphologyEx(raw, cv2.MORPH_OPEN, _opening(small.shape[1])), np.uint8)
+            # Closed first, then opened: a court's printed frame line, a pixel wide here, parts the
+            # card's thin outer margin from its face, and the frame alone was taken for the card.
+            closed = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, _OPEN_SMALL)
+            yield np.asarray(cv2.morphologyEx(closed, cv2.MORPH_OPEN, _opening(small.shape[1])), np.uint8)
     else:
-        yield np.zeros(small.shape[:2], np.uint8)
+        for _ in range(2 * len(PAPER.levels)):
+            yield np.zeros(small.shape[:2], np.uint8)
     whiteness = cv2.subtract(val, sat)  # saturates at 0
     _, by_white = cv2.threshold(whiteness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     kernel = np.ones((3, 3), np.uint8)
@@ -230,6 +312,20 @@ def _candidate_masks(small: np.ndarray, hsv: np.ndarray, outlines: bool = True) 
     yield cv2.erode(filled, kernel)
 
 
+def paper_saturation(small: np.ndarray, sat: np.ndarray) -> int:
+    """The saturation below which a pixel may be paper: that of the plainer part of the
+    brightest tenth (its lower quartile: a bright orange table shares that tenth with the
+    card), plus a margin."""
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    hist = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel()
+    above = np.cumsum(hist[::-1])[::-1]
+    top = int(np.flatnonzero(above >= BALANCE.bright_share * grey.size).max())
+    bright = cv2.calcHist([sat], [0], cv2.inRange(grey, top, 255), [256], [0, 256]).ravel()
+    plain = int(np.searchsorted(np.cumsum(bright), PAPER.plain_share * bright.sum()))
+    lo, hi = PAPER.saturation_range
+    return min(hi, max(lo, plain + PAPER.saturation_margin))
+
+
 _OPEN_SMALL, _OPEN_LARGE = np.ones((3, 3), np.uint8), np.ones((5, 5), np.uint8)
 
 
@@ -237,6 +333,14 @@ def _opening(width: int) -> np.ndarray:
     """The paper mask's opening: 5×5 at the larger search width (three fifths of it at the small
     one would be 3×3; a 5×5 there cut small cards' outlines and index corners away)."""
     return _OPEN_SMALL if width < _FIND_WIDTH_LARGER else _OPEN_LARGE
+
+
+def _borders_touched(quad: np.ndarray, shape: tuple[int, ...]) -> int:
+    """How many of the picture's four edges ``quad`` reaches (within a pixel)."""
+    h, w = shape[:2]
+    x0, y0 = quad.min(axis=0).tolist()
+    x1, y1 = quad.max(axis=0).tolist()
+    return int(x0 <= 1) + int(y0 <= 1) + int(x1 >= w - 2) + int(y1 >= h - 2)
 
 
 def _as_quad(contour: np.ndarray) -> np.ndarray | None:

@@ -27,7 +27,8 @@ class _Stills(Tracker):
         self._last_taken: _View | None = None
 
     def _decide(self, image: np.ndarray, view: _View, frame: int) -> list[TrackEvent]:
-        self._disturbed, self._ref = False, view
+        self._disturbed = False
+        self._remember(view)
         same = self._last_taken is not None and self._changed(view.grey, self._last_taken.grey) <= self.settings.motion
         if not same:
             self.stills.append((frame, image.copy()))

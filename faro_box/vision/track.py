@@ -1,11 +1,20 @@
 """The tracker: camera frames in, one event per card the dealer exposes, in order.
 
 Each frame costs a small look at the box's window: is anything moving there (frame
-differencing that tolerates a pixel of camera shake), and is the card fully visible (the band
-along the window's edges is card paper: a hand, a thumb or a sleeve reaches the window over
-its edge, so it always covers part of that band). The reader runs only when a still, fully
-visible picture follows a disturbance (motion, a hand, a camera gap): once per card, not once
-per frame, and the same card seen for an hour is one event.
+differencing that tolerates a pixel of camera shake), and is the card fully visible. A hand, a
+thumb or a sleeve reaches the window over its edge, so what covers the card is what is not
+paper in the band along the window's edges *and* reaches the window's outermost strip; the
+card's own print (a large index whose pip reaches a third of the way down, a border line)
+does not count: print that stands clear of the edge is not a thumb, and print the card showed
+when it last lay still in full view (the reference) is the deck's, since every card of a deck
+prints its index in the same place. Paper is judged after the colours are balanced on the
+paper's own colour (a camera's bluish or pink white is still paper). The reader runs only when
+a still, fully visible picture follows a disturbance (motion, a hand, a camera gap): once per
+card, not once per frame, and the same card seen for an hour is one event.
+
+Without a calibrated window the tracker finds it: the card's outline, found at the same place
+on a few still frames in a row with nothing over its edge, becomes the window. Until then it
+reads nothing: a card is never named from a frame whose window is unknown.
 
 An unsure picture is read again on the next still frames, each time another way, in turns: as
 it is; with the mid-tones brightened (the ink must be darker to count, so the thin pale gap a
@@ -34,10 +43,9 @@ import numpy as np
 
 from faro_box.cards import DECK_SIZE, FULL_DECK, Card
 from faro_box.errors import VisionError
-from faro_box.vision.locate import check_image, parse_window, warp_window
+from faro_box.vision.locate import apply_gains, balance_gains, check_image, parse_window, warp_window
 
 VIEW_W, VIEW_H = 100, 140  # the window, warped upright at about half the camera's scale
-_FIND_W, _FIND_H = 160, 120  # no window: the whole frame at this size
 _EDGE = 3  # view pixels along the window's edge that motion detection ignores
 _CELLS = (10, 14)  # patches of 10×10 view pixels for judging the edge band
 _CELL_AREA = (VIEW_W // _CELLS[0]) * (VIEW_H // _CELLS[1])
@@ -47,6 +55,33 @@ _CELL_AREA = (VIEW_W // _CELLS[0]) * (VIEW_H // _CELLS[1])
 # 85 %, none wrong; on the real feeder-corner photos alone it misreads 24 of 795, hence the gate.
 _LIGHTER = (255.0 * (np.arange(256) / 255.0) ** 0.6).round().astype(np.uint8)
 _STACK = 3  # still frames averaged at most: more would cost the 3-frame latency
+
+
+@dataclass(frozen=True, slots=True)
+class CoverTuning:
+    """What counts as something over the card (the window's edge band, in view pixels)."""
+
+    # The outermost strip, as a share of the view's width: a thumb reaching the window crosses
+    # it, while a card's print keeps a white margin clear of it on every deck we know of.
+    seed_strip: tuple[float, float] = (0.02, 0.03)
+    # A calibrated window may sit a pixel or two off the card as the camera shakes: the
+    # reference's print is widened by this many view pixels before it is forgiven.
+    print_slack: int = 1
+    # The window found without calibration: the card's outline at the same place (corners within
+    # this many pixels of the frame) on this many still frames in a row, nothing over its edge.
+    seek_tolerance: float = 3.0
+    seek_frames: int = 3
+    # Ink over the edge that stays exactly where it is this long, nothing moving, is the card's
+    # own print (a court's picture reaching the edge on the deal's first court): a dealer's
+    # thumb rests a moment before it pushes, and a hand hovering moves. 0.4 s at 30 fps.
+    settle_frames: int = 12
+    # The print forgiven is that of the cards read (the deck prints its indices and its courts'
+    # frames in the same places), so one court teaches the next; the last deal's worth.
+    remembered: int = 52
+
+
+COVER = CoverTuning()
+_LINE = np.ones((2, 2), np.uint8)  # the opening that drops lines a pixel wide
 
 
 class ReadingLike(Protocol):
@@ -163,6 +198,9 @@ class _View:
     grey: np.ndarray  # VIEW_H×VIEW_W (or the find-mode frame), lightly blurred
     visible: bool  # nothing over the window's edge
     paperless: bool  # no card paper anywhere in the window: the box may be empty
+    ink: np.ndarray | None = None  # uint8 1 where the view is not paper (the card's print, a hand)
+    gains: tuple[float, float, float] | None = None  # the colour balance that made the paper grey
+    paper_colour: tuple[float, float, float] | None = None  # the mean colour (BGR) of its paper, unbalanced
 
 
 class Tracker:
@@ -176,11 +214,17 @@ class Tracker:
         self.window = None if window is None else parse_window(window)
         self._window_arg = None if self.window is None else [(float(x), float(y)) for x, y in self.window]
         self._band = _edge_band(VIEW_W, VIEW_H)
+        self._seeds = _seed_strip(VIEW_W, VIEW_H, self._band)
+        self._seeds_u8 = self._seeds.astype(np.uint8)
+        self._seen: tuple[np.ndarray, int] | None = None  # no window yet: the outline found, how often
         self._kernel = np.ones((3, 3), np.uint8)
         self._exposed: list[Card | None] = []  # None: waiting for the dealer's confirmation
         self._cards_out: Callable[[], Sequence[Card | None]] | None = None  # the table's view (follow)
         self._prev: _View | None = None
-        self._ref: _View | None = None
+        self._ref: _View | None = None  # the last card read, as it lay still
+        self._paper_gains: tuple[float, float, float] | None = None  # the read cards' paper made grey
+        self._prints: list[np.ndarray] = []  # the ink of the last cards read, as they lay still
+        self._print: np.ndarray | None = None  # their union, widened by the slack: forgiven as print
         self._still = 0
         self._disturbed = True
         self._empty_checked = False
@@ -256,6 +300,8 @@ class Tracker:
     def sees_card(self, image: np.ndarray) -> bool:
         """Whether the window's whole edge shows card paper: what the tracker waits for before
         it reads (a calibration whose window strays off the card never satisfies it)."""
+        if self.window is None:
+            return False
         view = self._look(image)
         return view.visible and not view.paperless
 
@@ -330,6 +376,8 @@ class Tracker:
 
     def _step(self, image: np.ndarray, frame: int) -> list[TrackEvent]:
         image = check_image(image)
+        if self.window is None and not self._seek(image):
+            return []
         view = self._look(image)
         s = self.settings
         settled: list[TrackEvent] = []
@@ -341,6 +389,9 @@ class Tracker:
         else:
             self._still += 1
         self._prev = view
+        if not view.visible and self._still >= COVER.settle_frames and not view.paperless:
+            view = _View(view.grey, True, view.paperless, view.ink, view.gains,
+                         view.paper_colour)  # the card's own print
         if not view.visible:
             self._disturbed = True
             settled = settled or self._give_up()
@@ -348,7 +399,8 @@ class Tracker:
             return settled
         if view.visible:
             if not self._disturbed:
-                self._ref = view  # follow the slow drift of the light
+                # The reference stays the picture the card was read from: followed here, a thumb
+                # creeping in too slowly to count as motion would become the card's own print.
                 return []
             return self._decide(image, view, frame)
         if view.paperless and self._still >= s.empty_frames and not self._empty_checked:
@@ -358,12 +410,36 @@ class Tracker:
 
     # ---- looking -------------------------------------------------------------------------------------
 
+    def _seek(self, image: np.ndarray) -> bool:
+        """No window yet: look for the card's outline; adopt it once it lay still in full view."""
+        from faro_box.vision.calibrate import find_window
+
+        try:
+            quad = find_window(image)
+        except VisionError:
+            self._seen = None
+            return False
+        h, w = image.shape[:2]
+        if quad[:, 0].min() < 2 or quad[:, 1].min() < 2 or quad[:, 0].max() > w - 3 or quad[:, 1].max() > h - 3:
+            self._seen = None  # cut by the picture's edge: not the box's window
+            return False
+        if self._seen is not None and float(np.abs(quad - self._seen[0]).max()) <= COVER.seek_tolerance:
+            self._seen = (self._seen[0], self._seen[1] + 1)
+        else:
+            self._seen = (quad, 1)
+        if self._seen[1] < COVER.seek_frames:
+            return False
+        self.window = parse_window(self._seen[0].tolist())
+        self._window_arg = [(float(x), float(y)) for x, y in self.window]
+        self._warp = None
+        if not self.sees_card(image):
+            self.window, self._window_arg, self._seen = None, None, None
+            return False
+        self._prev, self._still, self._disturbed = None, 0, True
+        return True
+
     def _look(self, image: np.ndarray) -> _View:
         image = check_image(image)
-        if self.window is None:
-            small = cv2.resize(image, (_FIND_W, _FIND_H), interpolation=cv2.INTER_AREA)
-            grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
-            return _View(grey, True, False)
         if self._warp is None:
             self._prepare(image.shape)
         assert self._crop is not None and self._warp is not None
@@ -373,14 +449,56 @@ class Tracker:
                                    borderMode=cv2.BORDER_REPLICATE)
         # The window's own edge is left out: a pixel of shake shows the box there, not the card.
         grey = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY), (3, 3), 0)[_EDGE:-_EDGE, _EDGE:-_EDGE]
-        hsv = cv2.cvtColor(view, cv2.COLOR_BGR2HSV)
+        # The paper's colour as this view's brightest part shows it (not as the last card's did:
+        # a court's brightest part may be its picture); a dim box floor is left as it is.
+        gains = balance_gains(view)
+        hsv = cv2.cvtColor(apply_gains(view, gains), cv2.COLOR_BGR2HSV)
         paper = self._paper(hsv)
-        return _View(grey, self._occluded(paper) < self.settings.occlusion, float(paper.mean()) < 0.05)
+        ink = np.where(paper, np.uint8(0), np.uint8(1))
+        paperless = float(paper.mean()) < 0.05
+        if not paperless and self._paper_gains is not None:
+            # Is it paper as the cards read so far were paper? Balanced on itself, an empty box's
+            # floor under a bright light turns grey, and would be read as a card.
+            ref = cv2.cvtColor(apply_gains(view, self._paper_gains), cv2.COLOR_BGR2HSV)
+            paperless = float(self._paper(ref).mean()) < 0.05
+        b, g, r = cv2.mean(view, ink ^ 1)[:3]
+        return _View(grey, self._occluded(ink) < self.settings.occlusion, paperless, ink, gains, (b, g, r))
 
-    def _occluded(self, paper: np.ndarray) -> int:
-        """The most non-paper pixels of the edge band in any 10×10 patch: a thumb fills a patch,
-        while noise and shake scatter single pixels."""
-        off = np.where(self._band & ~paper, np.float32(1), np.float32(0))
+    def _remember(self, view: _View) -> None:
+        """``view`` is the card read, lying still: its paper's colour and its print are the deck's."""
+        self._ref = view
+        if view.paper_colour is not None:
+            mean = sum(view.paper_colour) / 3.0
+            self._paper_gains = tuple(mean / max(c, 1.0) for c in view.paper_colour)  # type: ignore[assignment]
+        if view.ink is None:
+            return
+        self._prints = [*self._prints[1 - COVER.remembered:], view.ink]
+        union = self._prints[0]
+        for ink in self._prints[1:]:
+            union = cv2.bitwise_or(union, ink)
+        slack = 2 * COVER.print_slack + 1
+        self._print = cv2.dilate(union, np.ones((slack, slack), np.uint8))
+
+    def _occluded(self, ink: np.ndarray) -> int:
+        """The most covering pixels of the edge band in any 10×10 patch: a thumb fills a patch,
+        while noise and shake scatter single pixels. Covering: not paper, joined to the window's
+        outermost strip, and not print the reference showed there."""
+        if not cv2.countNonZero(cv2.bitwise_and(ink, self._seeds_u8)):
+            return 0  # nothing reaches the window's edge: nothing covers it (most frames)
+        count, labels = cv2.connectedComponents(ink, connectivity=8)
+        if count <= 1:
+            return 0
+        reached = np.zeros(count, bool)
+        reached[labels[self._seeds]] = True
+        reached[0] = False
+        cover = reached[labels]
+        if self._print is not None:
+            cover &= self._print == 0
+        # A thumb is a blob; a court's frame line or a border printed to the card's edge is a
+        # line a pixel wide at this scale: opening keeps the one and drops the other (before
+        # the band is cut out of it: the band is itself a pixel wide along the corners).
+        opened = cv2.morphologyEx(np.where(cover, np.uint8(1), np.uint8(0)), cv2.MORPH_OPEN, _LINE)
+        off = np.where(self._band & (opened > 0), np.float32(1), np.float32(0))
         per_cell = cv2.resize(off, _CELLS, interpolation=cv2.INTER_AREA) * _CELL_AREA
         return int(round(float(per_cell.max())))
 
@@ -433,11 +551,9 @@ class Tracker:
     def _read(self, image: np.ndarray) -> ReadingLike:
         """Read this frame the way the attempt's turn calls for: brightened, as it is, or
         brightened over the still frames so far averaged (the module's docstring says why)."""
-        if self._crop is None:
-            crop, window = image, None
-        else:
-            x0, y0, x1, y1 = self._crop
-            crop, window = image[y0:y1, x0:x1], self._crop_window
+        assert self._crop is not None  # a window is known before anything is read
+        x0, y0, x1, y1 = self._crop
+        crop, window = image[y0:y1, x0:x1], self._crop_window
         self._stills.append(crop.copy())  # the camera may reuse its buffer
         del self._stills[:-_STACK]
         turn = self._tries % 3
@@ -469,9 +585,10 @@ class Tracker:
         self._as_is = None
         card = reading.card
         confidence = float(reading.confidence)
-        self._disturbed, self._ref = False, view
-        if card is None and not bool(getattr(reading, "present", True)) and self.window is None:
-            return self._check_empty(frame)
+        self._disturbed = False
+        self._remember(view)
+        if self._empty and card is None:
+            return []  # the empty box's floor, or something unreadable: only a card named starts a deal
         if self._empty or (len(self._exposed) >= DECK_SIZE and card is not None and card != self._exposed[-1]):
             self.new_deal()  # a fresh deck in the box
         if self._exposed and self._exposed[-1] is None and self.settings.hold:
@@ -499,7 +616,7 @@ class Tracker:
         if len(self._exposed) >= DECK_SIZE:
             return []
         if card not in self._exposed:
-            if len(self._exposed) == DECK_SIZE - 1:
+            if len(self._exposed) == DECK_SIZE - 1 and None not in self._exposed:
                 confidence = 1.0  # the hock: the only card left, and the reader agrees
             self._exposed.append(card)
             return [CardExposed(card, len(self._exposed) - 1, confidence, frame)]
@@ -560,6 +677,15 @@ def _percentile(channel: np.ndarray, q: float) -> int:
     """The ``q`` quantile of a uint8 image, from its histogram (a sort costs ten times more)."""
     hist = cv2.calcHist([channel], [0], None, [256], [0, 256]).ravel()
     return int(np.searchsorted(np.cumsum(hist), q * channel.size))
+
+
+def _seed_strip(w: int, h: int, band: np.ndarray) -> np.ndarray:
+    """The band's outermost strip (COVER.seed_strip of the width in from every edge)."""
+    t0, t1 = max(1, round(COVER.seed_strip[0] * w)), max(2, round(COVER.seed_strip[1] * w))
+    outer = np.ones((h, w), bool)
+    outer[t1: h - t1, t1: w - t1] = False
+    outer[:t0, :] = outer[h - t0:, :] = outer[:, :t0] = outer[:, w - t0:] = False
+    return outer & band
 
 
 def _edge_band(w: int, h: int) -> np.ndarray:

@@ -103,3 +103,27 @@ def test_calibrate_without_a_card_in_view_says_so(tmp_path):
     done = faro_box("calibrate", str(folder), "--picture", str(tmp_path / "v.png"), "--settle", "0")
     assert done.returncode == 1
     assert "no card found in the picture" in done.stderr
+
+
+def test_track_without_a_window_refuses_a_recording_where_no_card_lies_still(tmp_path):
+    import numpy as np
+
+    for n in range(12):  # the empty table: nothing to take the window from
+        cv2.imwrite(str(tmp_path / f"f{n:05d}.png"), np.full((480, 640, 3), (35, 85, 30), np.uint8))
+    done = faro_box("track", str(tmp_path))
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"faro-box track: no window for {str(tmp_path)!r}: in 12 frame(s) no card lay still with nothing "
+        "over its edge, so nothing was read; give --window x1,y1,...,x4,y4 or run faro-box calibrate")
+
+
+def test_track_without_a_window_finds_it_on_a_recording(tmp_path):
+    box = SimBox(seed=9, nuisance=0.2, cards=3)
+    for n in range(len(box)):
+        cv2.imwrite(str(tmp_path / f"f{n:05d}.png"), box.frame(n))
+    done = faro_box("track", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(e["index"], e.get("card")) for e in events if e["event"] == "card"] == \
+        [(i, str(box.deck[i])) for i in range(3)]
+    assert "window found in the picture: " in done.stderr

@@ -247,8 +247,8 @@ def test_a_camera_gap_in_the_middle_of_a_deal_neither_invents_nor_loses_a_card()
 
 
 def test_find_mode_without_a_window_names_no_wrong_card():
-    # Without a window the tracker cannot see a thumb resting on the card: an unreadable
-    # moment may become a question, which the dealer answers with the card on the box.
+    # Without a window the tracker finds it (the card's outline, still, nothing over its edge)
+    # before it reads anything; any question is answered with the card on the box.
     box = SimBox(seed=4, nuisance=0.3, cards=4)
     reader = TruthReader(box)
     tracker = Tracker(reader)

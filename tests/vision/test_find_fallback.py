@@ -15,9 +15,12 @@ from faro_box.vision.reader import Reader
 pytestmark = pytest.mark.shared_data
 
 
-@pytest.mark.parametrize(("name", "rank"), [("IMG_2456.JPG", Rank.TEN), ("IMG_2697.JPG", Rank.KING)])
+# The ten of diamonds on a drum pad needed the larger search until the paper mask's colours
+# were balanced; the small copy finds it now, and it must still be read.
+@pytest.mark.parametrize(("name", "rank", "searched"), [("IMG_2456.JPG", Rank.TEN, [160]),
+                                                        ("IMG_2697.JPG", Rank.KING, [160, 256])])
 def test_a_card_only_the_larger_search_finds_is_still_read(
-        shared_data: Path, monkeypatch: pytest.MonkeyPatch, name: str, rank: Rank) -> None:
+        shared_data: Path, monkeypatch: pytest.MonkeyPatch, name: str, rank: Rank, searched: list[int]) -> None:
     widths: list[int] = []
     search = locate._search
 
@@ -27,5 +30,5 @@ def test_a_card_only_the_larger_search_finds_is_still_read(
 
     monkeypatch.setattr(locate, "_search", watched)
     reading = Reader().read(load_image(shared_data / "tabletop-ranks" / "images" / "train" / name))
-    assert widths == [160, 256]  # the small copy found nothing; the larger one found the card
+    assert widths == searched  # [160, 256]: the small copy found nothing; the larger one found the card
     assert reading.rank == rank

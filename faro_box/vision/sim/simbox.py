@@ -289,13 +289,17 @@ class SimBox:
         a = floor[..., None].astype(np.float32) / 255
         return (canvas * (1 - a) + wood * a).astype(np.uint8)
 
+    def _face(self, index: int) -> np.ndarray:
+        """The upright face of the card at deck ``index``, _CARD_W×_CARD_H (PhotoBox: a photo's)."""
+        return render_card(self.deck[index], style=self.style, width=_CARD_W, height=_CARD_H)
+
     def _card_layer(self, index: int) -> tuple[np.ndarray, np.ndarray]:
         """The card's face warped onto the window, premultiplied by its alpha, over the window's
         bounding box (float32 crops): a moving card shifts these."""
         if index not in self._layers:
             if len(self._layers) > 4:
                 self._layers.clear()
-            face = render_card(self.deck[index], style=self.style, width=_CARD_W, height=_CARD_H)
+            face = self._face(index)
             x0, y0, x1, y1 = self._bbox()
             src = np.array([[0, 0], [_CARD_W - 1, 0], [_CARD_W - 1, _CARD_H - 1], [0, _CARD_H - 1]], np.float32)
             dst = (self.window + np.array([_PAD - x0, _PAD - y0], np.float32)).astype(np.float32)

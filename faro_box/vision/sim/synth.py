@@ -102,3 +102,28 @@ def occlude(img: np.ndarray, box: tuple[float, float, float, float],
     else:
         cv2.rectangle(out, (x0, y0), (x1, y1), colour, -1)
     return out
+
+
+# A Raspberry Pi camera's white under warm room light, as (B, G, R) gains: paper comes out
+# bluish, at a saturation of about 150 of 255.
+PI_CAMERA_CAST = (1.2, 0.95, 0.45)
+
+
+def glare(img: np.ndarray, quad: Sequence[Sequence[float]] | Quad, rng: np.random.Generator,
+          strength: float = 1.0) -> np.ndarray:
+    """A lamp's reflection on a glossy card: a bright blob somewhere on ``quad``, burnt out (255)
+    at its heart and fading to the card's own look at its rim."""
+    q = np.asarray(quad, np.float32)
+    u, v = float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.2, 0.8))
+    top, bottom = q[0] + u * (q[1] - q[0]), q[3] + u * (q[2] - q[3])
+    cx, cy = (top + v * (bottom - top)).tolist()
+    size = 0.25 * float(np.linalg.norm(q[1] - q[0]))
+    h, w = img.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    a, b, t = size * float(rng.uniform(0.8, 1.6)), size * float(rng.uniform(0.5, 1.0)), float(rng.uniform(0, np.pi))
+    dx, dy = xs - cx, ys - cy
+    r2 = ((dx * np.cos(t) + dy * np.sin(t)) / a) ** 2 + ((-dx * np.sin(t) + dy * np.cos(t)) / b) ** 2
+    on_card = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(on_card, np.round(q).astype(np.int32), 1, cv2.LINE_AA)
+    light = strength * 400.0 * np.exp(-r2) * on_card  # the table is matte: only the card shines
+    return np.clip(img.astype(np.float32) + light[..., None], 0, 255).astype(np.uint8)

@@ -1,0 +1,94 @@
+"""The tracker on dealing-box videos made from real card photos, one deck (set) at a time.
+
+    python benchmarks/bench_photobox.py                       # 10 deals per whole-card set
+    python benchmarks/bench_photobox.py --deals 2 --sets webcam-rectified phone-black-pink
+    python benchmarks/bench_photobox.py --find-window         # no window given: the tracker finds it
+
+Each set of ../shared/data that shows whole cards gives one face per card (benchmarks/
+real_faces.py); a video (vision/sim/photobox.PhotoBox) deals them through the simulated box with
+the dealer's hand and thumb, slides and their blur, hovering hands, passing shadows, light
+drift, shake and noise, at a nuisance level drawn per deal; every third deal through a
+Raspberry Pi camera's bluish cast, every other one slightly out of focus. None of these photos
+tuned the tracker's settings (the simulated box with rendered cards did). The reading is the
+box's Reader (the generic profile: no enrolment). A simulated dealer answers each question as
+bench_tracker's does.
+
+Per set: missed (cards the deal never recorded: the tracker's failure), doubled (a card
+announced twice), wrong (a card announced at an index that holds another: the reader named a
+wrong card and the tracker took it), questions (the reader abstained, or read a card the deck
+forbids: the dealer is asked), and the reasons. Missed and wrong count by index, so one card
+the tracker skips shifts every later one; apart from the index: never recorded (cards the deal's
+record lacks: the tracker's own failure) and misread (a card announced that was not the one on
+top then: the reader's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_tracker import run_deal  # noqa: E402
+from real_faces import DATA, WHOLE_CARD_SETS, faces  # noqa: E402
+
+from faro_box.vision.reader import Reader  # noqa: E402
+from faro_box.vision.sim.photobox import PhotoBox  # noqa: E402
+from faro_box.vision.sim.synth import PI_CAMERA_CAST  # noqa: E402
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sets", nargs="+", default=list(WHOLE_CARD_SETS), choices=WHOLE_CARD_SETS)
+    parser.add_argument("--find-window", action="store_true", help="give the tracker no window")
+    args = parser.parse_args(argv)
+    if not DATA.is_dir():
+        print(f"no real photographs at ../shared/data ({DATA}): nothing to measure")
+        return 0
+    cv2.setNumThreads(1)
+    reader = Reader()
+    grand: Counter[str] = Counter()
+    for name in args.sets:
+        deck, lacking = faces(name)
+        rng = np.random.default_rng([args.seed, len(name)])
+        totals: Counter[str] = Counter()
+        reasons: Counter[str] = Counter()
+        started = time.monotonic()
+        for d in range(args.deals):
+            nuisance = float(rng.uniform(0.0, 1.0))
+            cast = PI_CAMERA_CAST if d % 3 == 2 else (1.0, 1.0, 1.0)
+            defocus = 0.8 if d % 2 else 0.0
+            box = PhotoBox(deck, seed=args.seed * 1000 + d, nuisance=nuisance, cast=cast, defocus=defocus)
+            r = run_deal(box, reader, window=not args.find_window)
+            for key in ("missed", "duplicated", "wrong", "questions", "withdrawn", "frames", "unseen", "misread"):
+                totals[key] += r[key]
+            totals["cards"] += box.cards
+            reasons.update(r["reasons"])
+            print(f"  {name} deal {d + 1}: {box.cards} cards, nuisance {nuisance:.2f}, "
+                  f"{'Pi cast' if d % 3 == 2 else 'neutral'}{', defocus' if defocus else ''}: missed {r['missed']} "
+                  f"doubled {r['duplicated']} wrong {r['wrong']} questions {r['questions']} "
+                  f"(never recorded {r['unseen']}, misread {r['misread']})"
+                  + (f"; first wrong: {r['first_wrong']}" if r["first_wrong"] else ""), flush=True)
+        grand.update(totals)
+        print(f"{name}: {args.deals} deals of {len(deck)} cards ({lacking} of the set's cards gave no face), "
+              f"{totals['cards']} cards: missed {totals['missed']}, doubled {totals['duplicated']}, "
+              f"wrong {totals['wrong']}, questions {totals['questions']} ({totals['withdrawn']} withdrawn); "
+              f"never recorded {totals['unseen']} (tracker), misread {totals['misread']} (reader) "
+              f"[{time.monotonic() - started:.0f} s]", flush=True)
+        for reason, count in reasons.most_common(4):
+            print(f"    {count:4d} asked because {reason}")
+    print(f"\nall sets: {grand['cards']} cards: missed {grand['missed']}, doubled {grand['duplicated']}, "
+          f"wrong {grand['wrong']}, questions {grand['questions']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

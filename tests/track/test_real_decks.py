@@ -1,0 +1,54 @@
+"""`faro-box calibrate`, `vision enroll --video` and the tracker on dealing-box videos made from real
+card photos (../shared/data; skipped on a fresh clone)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import pytest
+
+from faro_box.vision.sim.photobox import PhotoBox
+from faro_box.vision.stills import still_frames
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+from real_faces import faces  # noqa: E402
+
+pytestmark = pytest.mark.shared_data
+
+# Tight webcam crops (a court's frame printed to the edge) and a deck whose index pip reaches a
+# third of the way down, next to the card's edge.
+DECKS = ["webcam-rectified", "phone-black-pink"]
+
+
+def faro_box(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "faro_box.cli", *args], capture_output=True, text=True,
+                          timeout=600)
+
+
+@pytest.mark.parametrize("deck", DECKS[:1])
+def test_calibrate_finds_the_window_on_a_real_deck_and_the_card_fills_it(shared_data, tmp_path, deck):
+    box = PhotoBox(faces(deck, shared_data)[0], seed=3, nuisance=0.3)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "f.png"), box.frame(2))
+    done = faro_box("calibrate", str(folder), "--picture", str(tmp_path / "v.png"), "--settle", "0")
+    assert "card fills the window: 1 ok" in done.stdout, done.stdout + done.stderr
+    found = [float(v) for v in done.stdout.split("window: ")[1].split()[0].split(",")]
+    assert max(abs(a - b) for a, b in zip(found, box.window.ravel().tolist(), strict=True)) < 4
+
+
+@pytest.mark.parametrize("deck", DECKS)
+def test_a_video_of_a_real_deck_gives_one_still_per_card_for_enrolment(shared_data, deck):
+    # What `vision enroll --video` enrols from: before, a real deck's own print over the edge band
+    # read as a thumb, and the video of 51 cards "showed 20 card(s) at rest".
+    pictures = dict(list(faces(deck, shared_data)[0].items())[:16])
+    # At rest half a second: a card whose print reaches its edge, unlike the cards read
+    # before it, is told from a thumb by lying still (vision.track.COVER.settle_frames).
+    box = PhotoBox(pictures, seed=5, nuisance=0.3, still=(16, 24))
+    stills = still_frames((box.frame(n) for n in range(len(box))), window=box.window.tolist())
+    assert [box.truth(n).card for n, _ in stills] == list(box.deck[:16])
+    assert all(box.truth(n).clean for n, _ in stills)
