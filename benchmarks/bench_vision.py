@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import resource
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -183,7 +182,7 @@ def main() -> int:
     print(f"\n3. Speed, 640x480 frames, one core (host reference: sum(range(1000)) takes {host_reference():.1f} us "
           "of CPU; a quiet desktop core about 10 us)")
     synth = synthetic_frames(30)
-    photos: list[np.ndarray] = [cv2.resize(cv2.imread(str(t.path)), (640, 480)) for t in tab[:30]]
+    photos: list[np.ndarray] = [cv2.resize(np.asarray(cv2.imread(str(t.path))), (640, 480)) for t in tab[:30]]
     window = [100, 60, 300, 60, 300, 340, 100, 340]
     crops: list[np.ndarray] = [np.asarray(cv2.imread(str(t.path))) for t in test[::16]]
     classical_generic = ClassicalReader()
@@ -207,17 +206,18 @@ def main() -> int:
 
 
 def run_process(argv: list[str]) -> tuple[float, float, float]:
-    """Wall s, CPU s (user + system) and max RSS MB of one child process, pinned to CPU 0."""
-    def pin() -> None:
-        try:
-            os.sched_setaffinity(0, {0})
-        except (AttributeError, OSError):
-            pass
+    """Wall s, CPU s (user + system) and max RSS MB of one child process, pinned to CPU 0.
 
+    posix_spawn, not fork: a forked child's max RSS would start at this benchmark's own."""
     t0 = time.perf_counter()
-    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=pin,
-                             env=os.environ | {"OMP_NUM_THREADS": "1", "OPENCV_FOR_THREADS_NUM": "1"})
-    _, status, usage = os.wait4(child.pid, 0)
+    pid = os.posix_spawn(argv[0], argv, os.environ | {"OMP_NUM_THREADS": "1", "OPENCV_FOR_THREADS_NUM": "1"},
+                         file_actions=[(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+                                       (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)])
+    try:
+        os.sched_setaffinity(pid, {0})
+    except (AttributeError, OSError):
+        pass
+    _, status, usage = os.wait4(pid, 0)
     wall = time.perf_counter() - t0
     if status != 0:
         raise SystemExit(f"{argv[:4]} failed with status {status}")
