@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _recorder(path: str, first: Any, fps: float) -> Any:
     h, w = first.shape[:2]
-    writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), fps or 30.0, (w, h))
+    writer = cv2.VideoWriter(path, cv2.VideoWriter.fourcc(*"mp4v"), fps or 30.0, (w, h))
     if not writer.isOpened():
         raise VisionError(f"cannot write the video {path!r}")
     return writer
