@@ -15,12 +15,21 @@ from faro_box.exhibit.visitors import VisitorBook
 from faro_box.exhibit.web import mount_exhibit
 from faro_box.table.commands import CardSeen, StartDeal, command_from_json
 
-SLOTS = 2          # the dealer's page holds two streams (the faro desk and the bank's desk)
+SLOTS = 1          # one stream a page, the dealer's (a faro desk and a bank's desk) included
 
 
 @pytest.fixture
 def live(table, pin_hash):
-    app = create_app(table, pin_hash=pin_hash, limits=WebLimits(sse_clients=SLOTS))
+    yield from running(table, pin_hash, WebLimits(sse_clients=SLOTS))
+
+
+@pytest.fixture
+def roomy(table, pin_hash):
+    yield from running(table, pin_hash, WebLimits())
+
+
+def running(table, pin_hash, limits: WebLimits):
+    app = create_app(table, pin_hash=pin_hash, limits=limits)
     book = VisitorBook()
     book.attach(table)
     mount_exhibit(app, Show(visitors=book, hold_s=0), book)
@@ -91,3 +100,22 @@ def test_a_refused_page_says_it_is_reconnecting_and_recovers_by_itself(browser, 
     deadline = time.monotonic() + 10                         # the page's places are given back
     while live.app.state.broadcaster.clients and time.monotonic() < deadline:
         time.sleep(0.1)
+
+
+@pytest.mark.parametrize("game", ["faro", "baccarat"])
+def test_the_dealers_page_takes_one_viewer_place(browser, roomy, table, game):
+    live = roomy
+    begin(table, game)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(live.url + "/dealer")
+        page.fill("#pin", PIN)
+        page.click("#login-button")
+        page.locator("#desk").wait_for(state="visible")
+        page.wait_for_selector("body[data-live='up']", timeout=15_000)
+        next_event(table, game)                   # both desks have drawn from the one stream
+        page.wait_for_function(f"() => document.body.dataset.seq === '{table.state()['seq']}'", timeout=15_000)
+        time.sleep(1.0)                           # time for a second stream to open, if any did
+        assert live.app.state.broadcaster.clients == 1
+    finally:
+        page.close()

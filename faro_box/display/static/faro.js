@@ -417,8 +417,17 @@ window.Faro = (function () {
     });
   }
 
-  // The live stream (live.js keeps it alive); each message holds the whole state.
+  // The live stream (live.js keeps it alive); each message holds the whole state. One stream a
+  // page, however many views on it listen (the dealer's page has the faro and the bank's desks):
+  // each stream takes one of an address's few viewer places.
+  const listeners = [];
+  let stream = null, newest = null;
   function connect(onMessage) {
+    listeners.push(onMessage);
+    if (stream !== null) {
+      if (newest) setTimeout(function () { onMessage(newest); }, 0);
+      return stream;
+    }
     const dot = document.getElementById("conn");
     let lastSeq = -1, lang = "en";
     // Draw the newest state once per burst of messages: a burst of events never queues up
@@ -428,13 +437,14 @@ window.Faro = (function () {
       const msg = waiting;
       waiting = null;
       if (!msg) return;
+      newest = msg;
       window.faroLastMessage = msg;
       const t0 = performance.now();
-      onMessage(msg);
+      listeners.forEach(function (listener) { listener(msg); });
       window.faroRenderMs = performance.now() - t0;  // read by the latency benchmark
       document.body.dataset.seq = String(msg.seq);
     }
-    return window.FaroLive.connect("/api/events", function (msg) {
+    stream = window.FaroLive.connect("/api/events", function (msg) {
       if (msg.seq < lastSeq) return;
       lastSeq = msg.seq;
       lang = msg.lang || lang;
@@ -445,6 +455,7 @@ window.Faro = (function () {
       if (!up) lastSeq = -1;  // a restarted server counts again from its journal
       window.FaroLive.show(dot, up, texts(lang).reconnect);
     });
+    return stream;
   }
 
   return { texts: texts, viewTexts: viewTexts, count: count, fill: fill, el: el, clear: clear, connect: connect, displayName: displayName, amount: amount,
