@@ -38,8 +38,12 @@ def narrated(tmp_path: Path, doc: dict[str, Any], game: str) -> dict[str, list[l
     said: dict[str, list[list[str]]] = {lang: [] for lang in narrators}
     with Journal(tmp_path / f"{game}.sqlite") as journal:
         table = Table(journal)
-        table.subscribe(lambda event, state: [said[lang].append(n.hear(event, state))
-                                              for lang, n in narrators.items()])
+
+        def hear(event: Any, state: dict[str, Any]) -> None:
+            for lang, narrator in narrators.items():
+                said[lang].append(narrator.hear(event, state))
+
+        table.subscribe(hear)
         (bank_scripts if game == "bank" else faro_scripts).replay(table, doc)
     return said
 
