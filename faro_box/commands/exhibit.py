@@ -150,7 +150,8 @@ def _start_web(hub: Any, show: Any, book: Any, config: Any, host: str, port: int
         names += [urlsplit(public_url).hostname or ""]
     app = create_app(hub, pin_hash=pin_hash, lang=lang, speaker=speaker,
                      dealer_addresses=None if display is None else display.dealer_addresses,
-                     server_names=[n for n in names if n])
+                     server_names=[n for n in names if n],
+                     trusted_proxies=() if display is None else display.trusted_proxies)
     mount_exhibit(app, show, book)
     server = serve(app, host, port, background=True, limits=ServerLimits.of(display))
     assert server is not None

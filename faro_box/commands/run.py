@@ -150,7 +150,8 @@ def _start_web(table: Any, config: Any, snapshots: Path) -> Any:
     assert config.pin_hash is not None  # the configuration refuses a web display without one
     app = create_app(table, pin_hash=config.pin_hash, snapshot_dir=snapshots, lang=config.display.language,
                      speaker=Speaker() if config.display.speech else None,
-                     dealer_addresses=config.display.dealer_addresses, server_names=config.display.server_names)
+                     dealer_addresses=config.display.dealer_addresses, server_names=config.display.server_names,
+                     trusted_proxies=config.display.trusted_proxies)
     snapshots.mkdir(parents=True, exist_ok=True)
     server = serve(app, config.display.host, config.display.port, background=True,
                    limits=ServerLimits.of(config.display))

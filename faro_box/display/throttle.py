@@ -65,6 +65,15 @@ def in_networks(host: str, networks: tuple[Network, ...]) -> bool:
     return any(address in network for network in networks)
 
 
+def is_dealer(host: str, dealers: tuple[Network, ...], proxies: tuple[Network, ...], forwarded: bool) -> bool:
+    """Whether a client has the dealer's PIN budget. A request a trusted proxy passes on without
+    X-Forwarded-For names no client (the address seen is the proxy's own, often the loopback one):
+    it is a stranger's; with the header, only the client address it names decides."""
+    if not forwarded and in_networks(host, proxies):
+        return False
+    return in_networks(host, dealers)
+
+
 def client_key(host: str) -> str:
     """The throttle's key for a client: its IPv4 address, or its IPv6 /64 (one household's)."""
     try:

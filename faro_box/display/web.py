@@ -51,7 +51,7 @@ from faro_box.display.throttle import (
     PinChecks,
     PinThrottle,
     client_key,
-    in_networks,
+    is_dealer,
     parse_networks,
 )
 from faro_box.errors import FaroBoxError, JournalError, ScriptError
@@ -323,14 +323,15 @@ def _json_dumps(doc: Any) -> str:
 def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = None, lang: str = "en",
                limits: WebLimits | None = None, clock: Callable[[], float] = time.monotonic,
                speaker: Any = None, dealer_addresses: Iterable[str] | None = None,
-               server_names: Iterable[str] = ()) -> Starlette:
+               server_names: Iterable[str] = (), trusted_proxies: Iterable[str] = ()) -> Starlette:
     """The web display for ``table`` (anything with ``state()``, ``subscribe()``, ``handle()``).
 
     ``pin_hash`` is ``faro_box.display.pin.hash_pin(pin)``; ``snapshot_dir`` holds the camera
     frames a pending card's ``snapshot`` names; ``speaker`` (``.speak(text, lang)``) reads the
     announcements aloud. ``dealer_addresses`` (address ranges; the loopback address, the box's
     own screen, by default) have a PIN budget of their own; ``server_names`` are DNS names,
-    besides the local ones, that the box answers to.
+    besides the local ones, that the box answers to; ``trusted_proxies`` (the server's) pass
+    requests on whose client only their X-Forwarded-For names.
     """
     announce.check_lang(lang)
     parse_pin_hash(pin_hash)  # a broken configuration fails at start, not at the first login
@@ -341,6 +342,7 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
                            limits.pin_refill_s)
     checks = PinChecks(pin_hash, limits.pin_waiting)
     dealers = LOOPBACK if dealer_addresses is None else parse_networks(dealer_addresses)
+    proxies = parse_networks(trusted_proxies)
     names = frozenset(n.lower().rstrip(".") for n in server_names)
     broadcaster = Broadcaster(limits)
     page_texts_script = (f"window.FaroLang = {json.dumps(lang)};\n"
@@ -464,7 +466,8 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
 
     async def api_login(request: Request) -> Response:
         host = request.client.host if request.client else "?"
-        key, dealer = client_key(host), in_networks(host, dealers)
+        key = client_key(host)
+        dealer = is_dealer(host, dealers, proxies, forwarded="x-forwarded-for" in request.headers)
         if not checks.reserve(dealer=dealer):   # before the budgets: a refusal here costs no try
             return _error(503, "too many PIN checks at once: try again in a moment", {"retry-after": "2"})
         try:

@@ -379,3 +379,30 @@ def test_dealer_calls_a_triple_by_its_colours(browser: Any, live: Any, table: Ta
     state = table.state()
     assert state["exposed"][-3:] == last and state["balances"]["ann"] == 6   # 2 to 1
     page.close()
+
+
+# Twenty players whose names share long beginnings (and some their endings too).
+NAMESAKES = [f"{first} {last}" for first in ("Margaret", "Maximilian", "Alexandra", "Christopher")
+             for last in ("Ashworth", "Ashcroft", "Ashby", "Ashford", "Ashdown")]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)], ids=["800x480", "1280x720"])
+def test_players_whose_names_share_a_beginning_are_never_shown_alike(browser: Any, live: Any, table: Table,
+                                                                      size: tuple[int, int]) -> None:
+    send(table, {"type": "start_deal", "profile": "foster", "players": NAMESAKES})
+    for i, player in enumerate(NAMESAKES):
+        send(table, {"type": "place", "player": player, "spec": {"id": f"r{i}", "kind": "rank", "stake": 1 + i % 5,
+                                                               "ranks": [["9", "K", "8", "A"][i % 4]]}})
+    deal_cards(table, DECK[:7])
+    page = _open_kiosk(browser, live.url, size, table)
+    shot(page, f"audience_namesakes_{size[0]}x{size[1]}.png")
+    shown = page.evaluate("""() => Array.from(document.querySelectorAll('.balrow:not(.bankrow) .name'))
+        .map((n) => ({text: n.innerText, fits: n.scrollWidth <= n.clientWidth + 1}))""")
+    assert len(shown) == len(NAMESAKES)
+    assert all(s["fits"] for s in shown), shown                  # nothing hidden past the edge
+    texts = [s["text"] for s in shown]
+    assert len(set(texts)) == len(texts), texts                  # every player told apart
+    assert_no_scroll(page)
+    assert small_text(page, min_type_px(*size)) == []
+    assert page.errors == []
+    page.close()

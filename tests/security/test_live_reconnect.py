@@ -15,12 +15,21 @@ from faro_box.exhibit.visitors import VisitorBook
 from faro_box.exhibit.web import mount_exhibit
 from faro_box.table.commands import CardSeen, StartDeal, command_from_json
 
-SLOTS = 2          # the dealer's page holds two streams (the faro desk and the bank's desk)
+SLOTS = 1          # one stream a page, the dealer's (a faro desk and a bank's desk) included
 
 
 @pytest.fixture
 def live(table, pin_hash):
-    app = create_app(table, pin_hash=pin_hash, limits=WebLimits(sse_clients=SLOTS))
+    yield from running(table, pin_hash, WebLimits(sse_clients=SLOTS))
+
+
+@pytest.fixture
+def roomy(table, pin_hash):
+    yield from running(table, pin_hash, WebLimits())
+
+
+def running(table, pin_hash, limits: WebLimits):
+    app = create_app(table, pin_hash=pin_hash, limits=limits)
     book = VisitorBook()
     book.attach(table)
     mount_exhibit(app, Show(visitors=book, hold_s=0), book)
@@ -59,6 +68,35 @@ def next_event(table, game: str) -> None:
         table.handle(command_from_json({"type": "bank_bet", "player": "ann", "stake": 2}))
 
 
+# What the note must never cover: the table itself.
+CONTENT = {("/", "faro"): "#layout", ("/dealer", "faro"): "#desk", ("/exhibit/", "faro"): "#layout",
+           ("/", "baccarat"): "#bac"}
+
+
+def assert_note_stands_out(page, content: str) -> None:
+    """The reconnecting note is a badge a visitor sees from across the room: inside the screen,
+    in type no smaller than the page's smallest, on a colour of its own, over nothing of the table."""
+    found = page.evaluate("""(content) => {
+        const note = document.getElementById("conn-note"), bar = note.closest("header");
+        const box = note.getBoundingClientRect(), table = document.querySelector(content).getBoundingClientRect();
+        const style = getComputedStyle(note), probe = document.createElement("div");
+        probe.style.fontSize = "var(--min, 18px)";   // the audience pages' smallest type; 18 px elsewhere
+        document.body.appendChild(probe);
+        const least = parseFloat(getComputedStyle(probe).fontSize);
+        probe.remove();
+        return {box: [box.left, box.top, box.right, box.bottom], table: [table.left, table.top, table.right, table.bottom],
+                view: [innerWidth, innerHeight], font: parseFloat(style.fontSize), least: least,
+                ground: style.backgroundColor, bar: getComputedStyle(bar).backgroundColor, display: style.display};
+    }""", content)
+    left, top, right, bottom = found["box"]
+    assert right - left > 0 and bottom - top > 0 and found["display"] != "none", found
+    assert 0 <= left and right <= found["view"][0] and 0 <= top and bottom <= found["view"][1], found
+    assert found["font"] >= found["least"], found
+    assert found["ground"] not in (found["bar"], "rgba(0, 0, 0, 0)"), found
+    t_left, t_top, t_right, t_bottom = found["table"]
+    assert right <= t_left or left >= t_right or bottom <= t_top or top >= t_bottom, found
+
+
 @pytest.mark.parametrize(("path", "game"), [("/", "faro"), ("/dealer", "faro"), ("/exhibit/", "faro"),
                                             ("/", "baccarat")])
 def test_a_refused_page_says_it_is_reconnecting_and_recovers_by_itself(browser, live, table, path, game):
@@ -75,6 +113,9 @@ def test_a_refused_page_says_it_is_reconnecting_and_recovers_by_itself(browser, 
             page.locator("#desk").wait_for(state="visible")
         page.wait_for_selector("body[data-live='reconnecting']", timeout=15_000)
         assert "reconnecting" in page.locator("#conn-note").inner_text()
+        for width, height in ((1280, 800), (800, 480)):
+            page.set_viewport_size({"width": width, "height": height})
+            assert_note_stands_out(page, CONTENT[path, game])
         # Meanwhile the page shows the table as it stands, not an empty desk.
         page.wait_for_function(f"() => document.body.dataset.seq === '{table.state()['seq']}'", timeout=15_000)
         for sock in held:                                    # the hog leaves
@@ -91,3 +132,22 @@ def test_a_refused_page_says_it_is_reconnecting_and_recovers_by_itself(browser, 
     deadline = time.monotonic() + 10                         # the page's places are given back
     while live.app.state.broadcaster.clients and time.monotonic() < deadline:
         time.sleep(0.1)
+
+
+@pytest.mark.parametrize("game", ["faro", "baccarat"])
+def test_the_dealers_page_takes_one_viewer_place(browser, roomy, table, game):
+    live = roomy
+    begin(table, game)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(live.url + "/dealer")
+        page.fill("#pin", PIN)
+        page.click("#login-button")
+        page.locator("#desk").wait_for(state="visible")
+        page.wait_for_selector("body[data-live='up']", timeout=15_000)
+        next_event(table, game)                   # both desks have drawn from the one stream
+        page.wait_for_function(f"() => document.body.dataset.seq === '{table.state()['seq']}'", timeout=15_000)
+        time.sleep(1.0)                           # time for a second stream to open, if any did
+        assert live.app.state.broadcaster.clients == 1
+    finally:
+        page.close()

@@ -83,3 +83,20 @@ def test_the_strangers_budget_refills_and_never_locks_for_good():
         throttle.end("10.0.1.1", ok=False)
         assert throttle.begin("127.0.0.1", dealer=True) == 0   # never keeps the dealer out
         throttle.end("127.0.0.1", ok=True)
+
+
+def test_a_request_through_a_trusted_proxy_without_x_forwarded_for_is_a_stranger(tmp_path):
+    # The proxy runs on the box (127.0.0.1, a dealer's address by default): a request it passes on
+    # without naming the client must not get the dealer's PIN budget.
+    box = Box(tmp_path, 'trusted_proxies = ["127.0.0.1"]')
+    try:
+        codes = []
+        for n in range(GLOBAL_LIMIT + 10):   # strangers behind the proxy spend their budget
+            codes.append(box.login("0000", headers={"x-forwarded-for": f"10.9.{n // 200}.{n % 200 + 1}"}))
+            if codes[-1] == 429:
+                break
+        assert codes[-1] == 429, codes
+        assert box.login("0000") == 429                                     # no header: a stranger
+        assert box.login(PIN, headers={"x-forwarded-for": "127.0.0.1"}) == 200   # the box's own screen
+    finally:
+        box.stop()

@@ -365,17 +365,66 @@ window.Faro = (function () {
       table.className = base + " " + BALANCE_FITS[i];
       const cols = table.classList.contains("cols2") ? 2 : 1;
       table.style.gridTemplateRows = "repeat(" + Math.ceil(rows / cols) + ", auto)";
-      return root.scrollHeight <= root.clientHeight + 1 && table.scrollWidth <= table.clientWidth + 1;
+      return root.scrollHeight <= root.clientHeight + 1 && table.scrollWidth <= table.clientWidth + 1 &&
+        names.every(function (n) { return n.scrollWidth <= n.clientWidth + 1; });
     }
+    const names = Array.from(table.querySelectorAll(".balrow .name"));
     const key = [rows, innerWidth, innerHeight, root.clientHeight].join(" ");
     const last = fitBalances.memory[base];
-    if (last && last.key === key && fits(last.index)) return;
-    let i = 0;
-    while (i < BALANCE_FITS.length - 1 && !fits(i)) i += 1;
-    if (i === BALANCE_FITS.length - 1) fits(i);
-    fitBalances.memory[base] = { key: key, index: i };
+    if (!(last && last.key === key && fits(last.index))) {
+      let i = 0;
+      while (i < BALANCE_FITS.length - 1 && !fits(i)) i += 1;
+      if (i === BALANCE_FITS.length - 1) fits(i);
+      fitBalances.memory[base] = { key: key, index: i };
+    }
+    shortenNames(names);
   }
   fitBalances.memory = {};
+
+  // Names too long at the smallest type are shortened so that no two players look alike: a
+  // trailing ellipsis would show "Margaret Ashworth" and "Margaret Ashby" both as "Margaret A…".
+  // A name keeps its first letters and then, after "…", the letters from where it parts from the
+  // name that shares the most of its beginning; where two still look alike, each keeps one more
+  // first letter ("Mar…wo…", "Max…wo…") until none do.
+  function shortenNames(nodes) {
+    const full = nodes.map(function (n) { return n.lastChild ? n.lastChild.textContent : ""; });
+    function shared(a, b) { let k = 0; while (k < a.length && k < b.length && a[k] === b[k]) k += 1; return k; }
+    const parts = full.map(function (name, i) {
+      let k = 0;
+      full.forEach(function (other, j) { if (j !== i) k = Math.max(k, shared(name, other)); });
+      return k;
+    });
+    const heads = full.map(function () { return 2; });
+    const cut = full.map(function () { return false; });
+    function shorten(i) {
+      const node = nodes[i], text = node.lastChild, name = full[i], p = parts[i], head = Math.min(heads[i], p);
+      const fitsNow = function (shown) { text.textContent = shown; return node.scrollWidth <= node.clientWidth + 1; };
+      if (fitsNow(name)) return;
+      cut[i] = true;
+      if (p <= head) {               // the beginning, cut at the end, tells it apart
+        for (let n = name.length - 1; n > p; n--) if (fitsNow(name.slice(0, n) + "\u2026")) return;
+        fitsNow(name.slice(0, p + 1) + "\u2026");
+        return;
+      }
+      const rest = name.slice(p);
+      for (let n = rest.length; n > 1; n--) {
+        if (fitsNow(name.slice(0, head) + "\u2026" + rest.slice(0, n) + (n < rest.length ? "\u2026" : ""))) return;
+      }
+      fitsNow(name.slice(0, head) + "\u2026" + rest.slice(0, 1) + (rest.length > 1 ? "\u2026" : ""));
+    }
+    nodes.forEach(function (node, i) {
+      if (node.lastChild && node.scrollWidth > node.clientWidth + 1) shorten(i);
+    });
+    for (let round = 0; round < 40 && cut.some(Boolean); round++) {
+      const seen = {};
+      nodes.forEach(function (node, i) { const t = node.lastChild.textContent; (seen[t] = seen[t] || []).push(i); });
+      const alike = Object.keys(seen).filter(function (t) { return seen[t].length > 1; });
+      if (!alike.length) return;
+      alike.forEach(function (t) {
+        seen[t].forEach(function (i) { if (cut[i] && heads[i] < parts[i]) { heads[i] += 1; shorten(i); } });
+      });
+    }
+  }
 
   // On a kiosk nothing scrolls: the older lines of a column go first, one whole line at a time.
   function dropUntilFits(column) {
@@ -417,8 +466,17 @@ window.Faro = (function () {
     });
   }
 
-  // The live stream (live.js keeps it alive); each message holds the whole state.
+  // The live stream (live.js keeps it alive); each message holds the whole state. One stream a
+  // page, however many views on it listen (the dealer's page has the faro and the bank's desks):
+  // each stream takes one of an address's few viewer places.
+  const listeners = [];
+  let stream = null, newest = null;
   function connect(onMessage) {
+    listeners.push(onMessage);
+    if (stream !== null) {
+      if (newest) setTimeout(function () { onMessage(newest); }, 0);
+      return stream;
+    }
     const dot = document.getElementById("conn");
     let lastSeq = -1, lang = "en";
     // Draw the newest state once per burst of messages: a burst of events never queues up
@@ -428,13 +486,14 @@ window.Faro = (function () {
       const msg = waiting;
       waiting = null;
       if (!msg) return;
+      newest = msg;
       window.faroLastMessage = msg;
       const t0 = performance.now();
-      onMessage(msg);
+      listeners.forEach(function (listener) { listener(msg); });
       window.faroRenderMs = performance.now() - t0;  // read by the latency benchmark
       document.body.dataset.seq = String(msg.seq);
     }
-    return window.FaroLive.connect("/api/events", function (msg) {
+    stream = window.FaroLive.connect("/api/events", function (msg) {
       if (msg.seq < lastSeq) return;
       lastSeq = msg.seq;
       lang = msg.lang || lang;
@@ -445,6 +504,7 @@ window.Faro = (function () {
       if (!up) lastSeq = -1;  // a restarted server counts again from its journal
       window.FaroLive.show(dot, up, texts(lang).reconnect);
     });
+    return stream;
   }
 
   return { texts: texts, viewTexts: viewTexts, count: count, fill: fill, el: el, clear: clear, connect: connect, displayName: displayName, amount: amount,

@@ -103,6 +103,9 @@
     shownKey = key;
     document.body.dataset.mode = show.mode;
     document.body.dataset.lang = l;
+    document.title = u.pageTitle;
+    document.querySelector(".topbar h1").textContent = u.heading;
+    drawTable(l);   // the table's own parts turn with the screen's language, not only at its next event
     const attract = document.getElementById("attract");
     attract.classList.toggle("hidden", show.mode !== "attract");
     document.getElementById("dealtitle").textContent = show.deal ? show.deal.title[l] || show.deal.title.en : "";
@@ -133,13 +136,18 @@
     }).catch(function () { /* the server restarts: try again at the next tick */ });
   }
 
-  F.connect(function (msg) {
-    const s = msg.state, t = F.texts(lang());  // the screen's language, which turns
+  let table = null, drawn = "";
+  function drawTable(l) {
+    if (!table || drawn === l + ":" + table.seq) return;
+    drawn = l + ":" + table.seq;
+    const s = table.state, t = F.texts(l);  // the screen's language, which turns
     F.renderStatus(document.getElementById("status"), s, t);
     F.renderLayout(document.getElementById("layout"), s, t, {});
     F.renderCaseKeeper(document.getElementById("casekeeper"), s, t);
-    F.renderAnnouncements(document.getElementById("announcements"), msg.announcements, t);
-  });
+    F.renderAnnouncements(document.getElementById("announcements"), table.announcements, t);
+  }
+
+  F.connect(function (msg) { table = msg; drawTable(lang()); });
   poll();
   setInterval(poll, 1000);
   setInterval(render, 1000);

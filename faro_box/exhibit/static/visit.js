@@ -3,7 +3,7 @@
 // exhibition settles beside the real ones. Writes carry the CSRF token in a header.
 (function () {
   const F = window.Faro;
-  let lang = (navigator.language || "en").slice(0, 2);
+  let lang = new URLSearchParams(location.search).get("lang") || (navigator.language || "en").slice(0, 2);
   if (!(window.FaroTexts.visit || {})[lang]) lang = "en";
   let csrf = null, me = null, rank = null, stake = 1, copper = false, lastState = null;
 
@@ -28,6 +28,8 @@
     $("bet-button").textContent = u.place;
     $("about-text").textContent = u.about;
     document.documentElement.lang = lang;
+    document.title = u.pageTitle;
+    document.querySelector(".topbar h1").textContent = u.heading;
   }
 
   function drawMine() {
