@@ -1,4 +1,4 @@
-"""settle_document: the script and result document of BACCARAT.md, bad documents and refusals."""
+"""settle_document: the script and result document of docs/baccarat.md, bad documents and refusals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The bead model: DESIGN.md's "Bead positions", worked by hand and checked for every deal."""
+"""The bead model: docs/design.md's "Bead positions", worked by hand and checked for every deal."""
 
 from __future__ import annotations
 

@@ -77,7 +77,7 @@ def test_deal_knows_roles_case_and_the_end():
         deal.expose(Card.parse("AS"))
 
 
-# ----- refusals (RULES.md), per profile where they differ ----------------------------------------
+# ----- refusals (docs/faro.md), per profile where they differ ----------------------------------------
 
 LAST = ["7H", "JH", "3D"]
 

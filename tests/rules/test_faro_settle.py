@@ -1,4 +1,4 @@
-"""RULES.md's settlement of one turn, rule by rule, for every profile where the rule differs."""
+"""docs/faro.md's settlement of one turn, rule by rule, for every profile where the rule differs."""
 
 from __future__ import annotations
 

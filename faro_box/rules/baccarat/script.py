@@ -1,4 +1,4 @@
-"""``settle_document``: a whole Baccarat Banque script in, its result document out (BACCARAT.md).
+"""``settle_document``: a whole Baccarat Banque script in, its result document out (docs/baccarat.md).
 
 A document that cannot be played at all (bad shape, a bad shoe, a shoe that runs out inside a
 coup) raises ScriptError; a bet the rules refuse is listed under ``rejected`` and changes nothing.

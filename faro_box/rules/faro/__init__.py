@@ -1,6 +1,6 @@
 """The faro rules engine: profiles, the layout, bets, one deal, sessions, deal scripts.
 
-Pure: no I/O, no clock, no global random. See RULES.md for the rules it follows.
+Pure: no I/O, no clock, no global random. See docs/faro.md for the rules it follows.
 """
 
 from faro_box.rules.faro.bets import Bet, parse_bet

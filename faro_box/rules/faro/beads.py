@@ -1,7 +1,7 @@
 """The case-keeper's beads: where every bead stands, computed from the cards shown so far.
 
 One rod per rank, four beads each. Positions are millimetres from the outer frame to a bead's
-outer edge, bead 0 the outermost (DESIGN.md, "Bead positions"). The whole state is a function
+outer edge, bead 0 the outermost (docs/design.md, "Bead positions"). The whole state is a function
 of the cards exposed, so undo is the same function on one card fewer, and every device (LEDs,
 servos, the drawing on the display) shows the same numbers.
 """

@@ -1,7 +1,7 @@
 """House rules as frozen profiles: where the seeds disagree, a profile names the choice.
 
 ``find_profile("foster")`` gives the registry's profile; ``profile.with_rules({...})`` applies a
-deal's ``house_rules``. Every field is listed in RULES.md's profiles table (the last three are
+deal's ``house_rules``. Every field is listed in docs/faro.md's profiles table (the last three are
 the foster house options of seed 000 and are off by default everywhere).
 """
 

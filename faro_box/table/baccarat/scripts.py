@@ -1,7 +1,7 @@
 """Baccarat Banque scripts in and out of the live table: export a journaled bank, replay a script.
 
 ``export(entries, number)`` replays one bank's journal entries and writes it as the script
-``faro-box settle`` reads (BACCARAT.md; ``BankState.script``): the cards in the order they left
+``faro-box settle`` reads (docs/baccarat.md; ``BankState.script``): the cards in the order they left
 the shoe, and per finished coup its bets and the choices made. A coup still being dealt is left
 out, though its cards stand in the shoe (settle reads a shoe only as far as the coups need it).
 

@@ -66,7 +66,7 @@ GAME = "baccarat_banque"
 _BET_EVENTS: dict[str, type[BankBetPlaced | BancoCalled | WinningsLeftOn]] = {
     cls.TYPE: cls for cls in (BankBetPlaced, BancoCalled, WinningsLeftOn)}
 _SIDE_SEATS = (Seat.RIGHT, Seat.LEFT)
-# A call as a script writes it (BACCARAT.md); a flag is read only where the choice exists.
+# A call as a script writes it (docs/baccarat.md); a flag is read only where the choice exists.
 CALL_FLAGS = {Seat.RIGHT: "right_draws_on_5", Seat.LEFT: "left_draws_on_5", Seat.BANKER: "banker_draws"}
 
 
@@ -441,7 +441,7 @@ class BankState:
         )
 
     def script(self) -> dict[str, Any]:
-        """The bank as a ``faro-box settle`` script (BACCARAT.md): the cards in the order they left
+        """The bank as a ``faro-box settle`` script (docs/baccarat.md): the cards in the order they left
         the shoe, and per coup its bets and the choices made."""
         bank, start = self.bank, self.start
         if bank is None or start is None:
