@@ -1,4 +1,4 @@
-"""A deal script (docs/design.md) in, the result document out: ``settle_script(doc)``, or
+"""A deal script (docs/faro.md, "Deal scripts") in, the result document out: ``settle_script(doc)``, or
 ``settle_script_line(doc)`` for the same document as one line of JSON text.
 
 A bad document raises ScriptError; a bad action is listed under ``rejected`` with its index
