@@ -35,7 +35,7 @@ from faro_box.demo.faro import Demo
 from faro_box.errors import FaroBoxError, RuleError
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.sources import ExhibitDeal
-from faro_box.sd_notify import sd_notify
+from faro_box.live.sd_notify import sd_notify
 from faro_box.table.commands import EndDeal, Misdeal
 from faro_box.table.events import TableEvent
 from faro_box.table.journal import MEMORY, Journal, retire
