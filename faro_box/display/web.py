@@ -56,19 +56,16 @@ from faro_box.display.throttle import (
 )
 from faro_box.errors import FaroBoxError, JournalError, ScriptError
 from faro_box.limits import MAX_STAKE
-from faro_box.table.baccarat.commands import DEALER_BANK_COMMANDS
 from faro_box.table.events import TableEvent, event_to_json
+from faro_box.table.games import DEALER_COMMANDS as DEALER_COMMANDS  # each game's, as its registry entry says
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
 COOKIE = "faro_dealer"
 CSRF_HEADER = "x-csrf-token"
-# What the dealer's page may send. The tracker's own commands ("card", "unread") come from the
-# camera, not from a browser: the dealer names a card with "confirm", or answers "no_card" (none left).
-DEALER_COMMANDS = frozenset({"start_deal", "place", "withdraw", "bar", "release", "confirm", "no_card", "undo",
-                             "end_deal", "misdeal"}) \
-    | DEALER_BANK_COMMANDS  # a bank of Baccarat Banque: bets, calls, cards by hand, undo, the banker leaving
+# What the dealer's page may send is DEALER_COMMANDS, the games registry's. The tracker's own
+# commands ("card", "unread") come from the camera, not from a browser.
 _SNAPSHOT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}\.(?:jpe?g|png|webp)$")
 _SECURITY_HEADERS = [
     (b"content-security-policy",
