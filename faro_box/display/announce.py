@@ -18,9 +18,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from faro_box.cards import Card, Rank
+from faro_box.cards import FULL_DECK, Card, Rank
 from faro_box.display.catalogue import LANGUAGES, text
 from faro_box.errors import ScriptError
+from faro_box.table.events import MisdealCalled, TableEvent
 
 BANKER = "banker"
 
@@ -400,3 +401,47 @@ def announce_event(event: Mapping[str, Any], lang: str = "en",
     elif kind == "misdeal":
         said.append(announce_misdeal(event.get("settlements") or [], lang, bets))
     return said
+
+
+def narrate(event: TableEvent, prev: Mapping[str, Any], state: Mapping[str, Any], lang: str = "en",
+            bets: Mapping[str, Mapping[str, Any]] | None = None) -> list[str]:
+    """The announcements of one change of a faro deal's state; ``bets`` are the bets as they
+    stood on the layout (a turn's settlements name only bet ids)."""
+    bets = bets or {}
+    said: list[str] = []
+    if isinstance(event, MisdealCalled):
+        said.append(announce_misdeal(list(event.settlements), lang, bets))
+    history, prev_history = list(state.get("history") or []), list(prev.get("history") or [])
+    if len(history) > len(prev_history):
+        past = history[-1]
+        said.append(announce_deal_end(past.get("number", past.get("deal", "?")),
+                                      past.get("balances") or {}, lang))
+    if state.get("deal") is not None and state.get("deal") != prev.get("deal") and not state.get("finished"):
+        said.append(announce_deal_start(state["deal"], state.get("players") or [], lang))
+    exposed, prev_exposed = list(state.get("exposed") or []), list(prev.get("exposed") or [])
+    same_deal = state.get("deal") == prev.get("deal")
+    if not same_deal:
+        prev_exposed = []
+    if len(exposed) < len(prev_exposed):
+        said.append(announce_undo(prev_exposed[-1], lang))
+    elif exposed and len(prev_exposed) == 0:
+        said.append(announce_soda(exposed[0], lang))
+    turns, prev_turns = list(state.get("turns") or []), list(prev.get("turns") or []) if same_deal else []
+    for turn in turns[len(prev_turns):] if len(turns) > len(prev_turns) else ():
+        said.append(announce_turn(_with_hock(turn, exposed), lang, bets))
+    pending, prev_pending = state.get("pending"), prev.get("pending")
+    if pending and (not prev_pending or prev_pending.get("index") != pending.get("index")):
+        said.append(announce_pending(pending.get("index", 0), pending.get("candidates") or [], lang))
+    return said
+
+
+def _with_hock(turn: Mapping[str, Any], exposed: list[str]) -> Mapping[str, Any]:
+    """The last turn names the hock: the one card of the deck not yet exposed."""
+    if turn.get("turn") != 25 or turn.get("hock"):
+        return turn
+    shown = set(exposed)
+    left = [str(card) for card in FULL_DECK if str(card) not in shown]
+    if len(exposed) == 52:
+        return {**turn, "hock": exposed[-1]}
+    return {**turn, "hock": left[0]} if len(left) == 1 else turn
+

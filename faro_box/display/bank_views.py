@@ -1,5 +1,5 @@
-"""A Baccarat Banque bank on the terminal and on the 20x4 LCD: pure functions of the table's JSON
-(bank_state.py), which keeps the face-down pairs hidden (``None``) until the coup ends.
+"""A Baccarat Banque bank on the terminal and on the 20x4 LCD: pure functions of the table's state
+(table/baccarat/state.py), which keeps the face-down pairs hidden (``None``) until the coup ends.
 
 The terminal shows the bank, the three hands, the bets and the cover left, the last coup's result
 side by side, the shoe's cards left by rank, what the table waits for, and everyone's chips.
@@ -20,14 +20,9 @@ from typing import Any
 from faro_box.display.announce import player_name
 from faro_box.display.catalogue import text
 
-GAME = "baccarat_banque"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SEATS = ("right", "left", "banker")
 _SHORT = {"win": "win", "lose": "los", "push": "tie"}
-
-
-def is_bank(state: Mapping[str, Any]) -> bool:
-    return state.get("game") == GAME
 
 
 def _t(key: str, lang: str, **fields: object) -> str:
@@ -107,18 +102,28 @@ def render_bank_text(state: Mapping[str, Any], announcements: Sequence[str] = ()
         by_rank = shoe.get("by_rank") or {}
         lines.append(_t("shoe", lang, n=shoe["remaining"]) + " "
                      + "  ".join(f"{r} {by_rank.get(r, '-')}" for r in RANKS))
-    pending = state.get("pending")
-    if pending:
-        guess = " / ".join(pending.get("candidates") or []) or "?"
-        lines.append(_t("waitingCard", lang, guess=guess))
-    for fault in state.get("faults") or []:
-        lines.append(f"FAULT {fault.get('device')}: {fault.get('message')}")
+    waiting = bank_pending_line(state, lang)
+    if waiting:
+        lines.append(waiting)
+    lines.extend(bank_fault_lines(state, lang))
     for said in announcements:
         lines.append(f">> {said}")
     balances = _chips(state)
     if balances:
         lines.append(_t("chips", lang) + ": " + ", ".join(f"{player_name(who)} {chips}" for who, chips in balances))
     return "\n".join(lines) + "\n"
+
+
+def bank_pending_line(state: Mapping[str, Any], lang: str = "en") -> str | None:
+    """A card waiting for the dealer (none of a face-down card's identity is in the state)."""
+    pending = state.get("pending")
+    if not pending:
+        return None
+    return _t("waitingCard", lang, guess=" / ".join(pending.get("candidates") or []) or "?")
+
+
+def bank_fault_lines(state: Mapping[str, Any], lang: str = "en") -> list[str]:
+    return [f"FAULT {fault.get('device')}: {fault.get('message')}" for fault in state.get("faults") or []]
 
 
 def _chips(state: Mapping[str, Any]) -> list[tuple[str, object]]:

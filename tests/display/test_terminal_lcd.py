@@ -6,8 +6,9 @@ import io
 
 from display_helpers import DECK, deal_cards, send, start_two_players
 
+from faro_box.display.faro_views import render_rod
 from faro_box.display.lcd import FakeLcd, LcdView, lcd_lines
-from faro_box.display.terminal import TerminalView, render_rod
+from faro_box.display.terminal import TerminalView
 from faro_box.errors import DeviceError
 from faro_box.table.table import Table
 
