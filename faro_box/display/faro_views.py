@@ -17,6 +17,7 @@ from typing import Any
 
 from faro_box.display.announce import balances_text, player_name, signed_amount
 from faro_box.display.catalogue import text
+from faro_box.table.views import FaroView, View
 
 TOP = ("K", "Q", "J", "10", "9", "8")
 BOTTOM = ("A", "2", "3", "4", "5", "6")
@@ -48,38 +49,38 @@ def render_rod(positions: Sequence[float], *, rod: float = 120, bead: float = 10
     return "|" + "".join(cells) + "|"
 
 
-def _where(state: Mapping[str, Any], lang: str) -> str:
-    if state.get("finished"):
+def _where(state: FaroView, lang: str) -> str:
+    if state.finished:
         return _t("over", lang)
-    if state.get("next_turn"):
-        return _t("turnN", lang, turn=state["next_turn"])
-    role = str(state.get("next_role") or "")
+    if state.next_turn:
+        return _t("turnN", lang, turn=state.next_turn)
+    role = state.next_role.value if state.next_role is not None else ""
     return _t(role, lang) if role in ("soda", "hock") else role
 
 
-def pending_line(state: Mapping[str, Any], lang: str = "en") -> str | None:
-    pending = state.get("pending")
+def pending_line(state: FaroView, lang: str = "en") -> str | None:
+    pending = state.pending
     if not pending:
         return None
     guess = _t("or", lang).join(pending.get("candidates") or []) or _t("unread", lang)
     return _t("waitingCard", lang, card=pending["index"] + 1, guess=guess)
 
 
-def fault_lines(state: Mapping[str, Any], lang: str = "en") -> list[str]:
-    return [f"{_t('fault', lang)} {fault.get('device')}: {fault.get('message')}" for fault in state.get("faults") or []]
+def fault_lines(state: View, lang: str = "en") -> list[str]:
+    return [f"{_t('fault', lang)} {fault.get('device')}: {fault.get('message')}" for fault in state.faults]
 
 
-def render_faro_text(state: Mapping[str, Any], announcements: Sequence[str] = (), lang: str = "en") -> str:
+def render_faro_text(state: FaroView, announcements: Sequence[str] = (), lang: str = "en") -> str:
     """The whole table as plain text: layout with counts, bets, case-keeper, last turn, balances."""
     lines: list[str] = []
-    deal = state.get("deal")
+    deal = state.deal
     if deal is None:
         lines.append(_t("noDeal", lang))
     else:
-        left = 52 - len(state.get("exposed") or [])
-        lines.append(_t("dealLine", lang, deal=deal, profile=state.get("profile"), where=_where(state, lang),
+        left = 52 - len(state.exposed)
+        lines.append(_t("dealLine", lang, deal=deal, profile=state.profile, where=_where(state, lang),
                         cards=_t("cardsInBox", lang, left)))
-    case = state.get("case") or {}
+    case = state.case or {}
 
     def cell(rank: str) -> str:
         return f"{rank:>2}:{case.get(rank, '-')}"
@@ -87,13 +88,13 @@ def render_faro_text(state: Mapping[str, Any], announcements: Sequence[str] = ()
     lines.append("  ".join(cell(r) for r in TOP))
     lines.append(" " * 40 + cell("7"))
     lines.append("  ".join(cell(r) for r in BOTTOM))
-    bets = state.get("open_bets") or []
+    bets = state.open_bets
     lines.append(_t("bets", lang) + ": " + ("; ".join(_bet_text(b, lang) for b in bets) if bets else _t("none", lang)))
-    beads = state.get("beads") or {}
+    beads = state.beads or {}
     for rank in RANKS:
         if rank in beads:
             lines.append(f"{rank:>2} {render_rod(beads[rank])} {case.get(rank, '')}")
-    last = state.get("last_turn")
+    last = state.last_turn
     if last:
         lines.append(_t("lastTurn", lang, turn=last["turn"], loser=last["loser"], winner=last["winner"]))
     waiting = pending_line(state, lang)
@@ -102,7 +103,7 @@ def render_faro_text(state: Mapping[str, Any], announcements: Sequence[str] = ()
     lines.extend(fault_lines(state, lang))
     for said in announcements:
         lines.append(f">> {said}")
-    balances = state.get("balances") or {}
+    balances = state.balances or {}
     if balances:
         lines.append(_t("balances", lang) + ": " + balances_text(balances, lang))
     return "\n".join(lines) + "\n"
@@ -113,25 +114,25 @@ def _signed(value: object) -> str:
     return signed_amount(value, "en").replace("−", "-").replace("½", ".5")
 
 
-def faro_lcd_lines(state: Mapping[str, Any]) -> list[str]:
+def faro_lcd_lines(state: FaroView) -> list[str]:
     """The four lines (unpadded) for a faro deal's state."""
-    pending, faults, last = state.get("pending"), state.get("faults") or [], state.get("last_turn")
+    pending, faults, last = state.pending, state.faults, state.last_turn
     if faults:
         first = f"FAULT {faults[0].get('device')}"
     elif pending:
         first = f"CONFIRM card {pending.get('index', 0) + 1}?"
     elif last:
         first = f"T{last['turn']} {last['loser'][:-1]} loses {last['winner'][:-1]} wins"
-    elif state.get("exposed"):
-        first = f"Soda {state['exposed'][0]}"
-    elif state.get("deal") is None:
+    elif state.exposed:
+        first = f"Soda {state.exposed[0]}"
+    elif state.deal is None:
         first = "No deal"
     else:
-        first = f"Deal {state['deal']}: bets"
-    case = state.get("case") or {}
+        first = f"Deal {state.deal}: bets"
+    case = state.case or {}
     ranks = "".join("T" if r == "10" else r for r in RANKS)
     counts = "".join(str(case.get(r, "-")) for r in RANKS)
-    balances = state.get("balances") or {}
+    balances = state.balances or {}
     parts = [f"Bk{_signed(balances['banker'])}"] if "banker" in balances else []
     parts += [f"{player_name(p)[:3]}{_signed(v)}" for p, v in balances.items() if p != "banker"]
     return [first, ranks, counts, " ".join(parts)]

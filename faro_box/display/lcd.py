@@ -6,12 +6,13 @@ game draws its four lines (faro_views.py, bank_views.py), found by name in displ
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from faro_box.display.games import display_of
 from faro_box.errors import DeviceError
 from faro_box.table.events import TableEvent
+from faro_box.table.views import View
 
 COLS, ROWS = 20, 4
 
@@ -24,7 +25,7 @@ def _ascii(text: str) -> str:
     return "".join(ch if 32 <= ord(ch) < 127 else "?" for ch in text)
 
 
-def lcd_lines(state: Mapping[str, Any]) -> list[str]:
+def lcd_lines(state: View) -> list[str]:
     """The four 20-character lines for ``state``, as its game draws them (display/games.py)."""
     return [_ascii(line)[:COLS].ljust(COLS) for line in display_of(state).lcd_lines(state)]
 
@@ -75,10 +76,10 @@ class LcdView:
 
     def attach(self, table: Any) -> Callable[[], None]:
         self._table = table
-        self.display.show(lcd_lines(table.state()))
+        self.display.show(lcd_lines(table.view()))
         return table.subscribe(self.on_event)
 
-    def on_event(self, event: TableEvent, state: Mapping[str, Any]) -> None:
+    def on_event(self, event: TableEvent, state: View) -> None:
         lines = lcd_lines(state)
         try:
             self.display.show(lines)

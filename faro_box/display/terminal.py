@@ -10,7 +10,7 @@ command (a test, or a log that wants every state).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, TextIO
 
 from rich.console import Console
@@ -20,11 +20,12 @@ from rich.text import Text
 from faro_box.display.games import display_of
 from faro_box.display.narrator import Narrator
 from faro_box.table.events import Fault, FaultCleared, TableEvent
+from faro_box.table.views import View
 
 Style = Literal["live", "lines", "table"]
 
 
-def render_text(state: Mapping[str, Any], announcements: Sequence[str] = (), lang: str = "en") -> str:
+def render_text(state: View, announcements: Sequence[str] = (), lang: str = "en") -> str:
     """The whole table as plain text, as its game draws it (display/games.py)."""
     return display_of(state).text(state, announcements, lang)
 
@@ -52,7 +53,7 @@ class TerminalView:
         self._ended = False
 
     def attach(self, table: Any) -> Callable[[], None]:
-        state = table.state()
+        state = table.view()
         self._narrator.prime(state)
         if self.style == "live":
             console = Console(file=self._stream, force_terminal=True)
@@ -63,18 +64,18 @@ class TerminalView:
             self._write(render_text(state, (), self._lang) + ("\n" if self.style == "table" else ""))
             game = display_of(state)
             self._said_pending, self._said_faults = game.pending_line(state, self._lang), game.fault_lines(state, self._lang)
-            self._ended = bool(state.get("ended"))
+            self._ended = bool(state.ended)
         return table.subscribe(self.on_event)
 
-    def on_event(self, event: TableEvent, state: Mapping[str, Any]) -> None:
+    def on_event(self, event: TableEvent, state: View) -> None:
         said = self._narrator.hear(event, state)
         with self._lock:
             if self.style == "lines":
                 self._lines(state, said)
                 return
             # One command can raise several events sharing one state: show that state once.
-            if said or state.get("seq") != self._printed_seq or isinstance(event, (Fault, FaultCleared)):
-                self._printed_seq = state.get("seq")
+            if said or state.seq != self._printed_seq or isinstance(event, (Fault, FaultCleared)):
+                self._printed_seq = state.seq
                 if self._live is not None:
                     for line in said:
                         self._live.console.print(Text(f">> {line}"))
@@ -82,7 +83,7 @@ class TerminalView:
                 else:
                     self._write(render_text(state, said, self._lang) + "\n")
 
-    def _lines(self, state: Mapping[str, Any], said: Sequence[str]) -> None:
+    def _lines(self, state: View, said: Sequence[str]) -> None:
         out = [f">> {line}" for line in said]
         game = display_of(state)
         waiting, faults = game.pending_line(state, self._lang), game.fault_lines(state, self._lang)
@@ -90,7 +91,7 @@ class TerminalView:
             out.append(waiting)
         out += [line for line in faults if line not in self._said_faults]
         self._said_pending, self._said_faults = waiting, faults
-        ended = bool(state.get("ended"))
+        ended = bool(state.ended)
         if ended and not self._ended:  # a deal or a bank is over: its final table, once, for the log
             out.append(render_text(state, (), self._lang).rstrip("\n"))
         self._ended = ended

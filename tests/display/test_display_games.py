@@ -36,9 +36,9 @@ def test_an_unknown_game_is_refused_by_name() -> None:
 
 def test_a_table_shows_the_display_of_the_game_at_hand() -> None:
     table = Table(Journal())
-    assert display_of(table.state()).name == "faro"
+    assert display_of(table.view()).name == "faro"
     table.handle(StartBank(("ann", "bob"), {"ann": "right", "bob": "left"}, "eve", 10))
-    assert display_of(table.state()).name == "baccarat_banque"
+    assert display_of(table.view()).name == "baccarat_banque"
 
 
 def test_the_terminals_lines_tell_a_banks_card_waiting_for_the_dealer() -> None:
