@@ -19,7 +19,7 @@ import pytest
 
 from faro_box.cards import Card
 from faro_box.cli import COMMANDS
-from faro_box.image_files import MAX_PIXELS
+from faro_box.devices.image_files import MAX_PIXELS
 from faro_box.vision.sim import synth
 from faro_box.vision.sim.render import FRENCH, render_card
 

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from faro_box.sd_notify import SystemdNotifier, sd_notify, watchdog_interval
+from faro_box.live.sd_notify import SystemdNotifier, sd_notify, watchdog_interval
 from faro_box.table.journal import Journal
 
 FARO_BOX = [sys.executable, "-m", "faro_box.cli"]

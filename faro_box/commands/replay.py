@@ -20,6 +20,7 @@ from faro_box.limits import loads, read_limited
 from faro_box.table.games import replay_script
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
+from faro_box.table.views import View
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -54,11 +55,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         table = Table(journal)
         narrator = Narrator(args.lang)
-        narrator.prime(table.state())
+        narrator.prime(table.view())
         quiet = args.json
 
-        def say(event: Any, state: dict[str, Any]) -> None:
-            for text in narrator.hear(event, state):
+        def say(event: Any, view: View) -> None:
+            for text in narrator.hear(event, view):
                 if not quiet:
                     print(text, flush=True)
 

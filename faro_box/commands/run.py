@@ -37,8 +37,8 @@ from faro_box.live.baccarat import (
     start_bank_buttons,
 )
 from faro_box.live.faro import TrackerBridge, table_buttons
+from faro_box.live.sd_notify import SystemdNotifier, watchdog_interval
 from faro_box.rules.faro.beads import BeadGeometry
-from faro_box.sd_notify import SystemdNotifier, watchdog_interval
 from faro_box.table.commands import ConfirmCard, EndDeal, StartDeal, UndoCard
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table

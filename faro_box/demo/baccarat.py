@@ -21,6 +21,7 @@ from faro_box.errors import RuleError
 from faro_box.live.baccarat_camera import BankCamera
 from faro_box.rules.baccarat import DEAL_ORDER, DECKS, settle_document, total
 from faro_box.table.baccarat.commands import BankBet, BankCall, BankConfirm, BankerLeaves, StartBank
+from faro_box.table.views import BankView, View
 from faro_box.vision.shown import ShownCardWatcher
 from faro_box.vision.sim import synth
 from faro_box.vision.sim.render import render_card
@@ -58,10 +59,16 @@ class BankDemo:
         self.camera = BankCamera(table, ShownCardWatcher(reader))
         self.frame = 0
         self.read = self.confirmed = 0
-        self._prev = table.state()
+        self._prev: View = table.view()
+
+    def _bank(self) -> BankView:
+        view = self.table.view()
+        if not isinstance(view, BankView):
+            raise RuleError(f"the demo's table is dealing {view.game!r}, not a bank")
+        return view
 
     def _say(self) -> None:
-        state = self.table.state()
+        state = self._bank()
         for text in narrate(self._prev, state, self.lang):
             if self.out is not None:
                 print(text, file=self.out, flush=True)
@@ -73,31 +80,32 @@ class BankDemo:
                                (320 + float(self.rng.uniform(-20, 20)), 240), 0.03, self.rng)
         face = synth.place_card(self.cloth, render_card(card), quad)
         views = [face] * self.frames_per_card + [self.cloth] * 3
-        before = 156 - self.table.state()["shoe"]["remaining"]
+        before = 156 - self._bank().shoe["remaining"]
         for image in views:
             taken = self.camera.frame(synth.noise(image, 2.0, self.rng), self.frame)
             self.read += sum(1 for c in taken if c.TYPE == "bank_card")
             self.frame += 1
             if self.pause is not None:
                 self.pause()
-        state = self.table.state()
-        if 156 - state["shoe"]["remaining"] == before:  # unread, or refused: the dealer names it
+        state = self._bank()
+        if 156 - state.shoe["remaining"] == before:  # unread, or refused: the dealer names it
             self.table.handle(BankConfirm(card))
             self.confirmed += 1
 
     def run(self) -> BankDemoResult:
         table = self.table
-        if table.state().get("game") != "baccarat_banque" or table.state().get("closed"):
+        first = table.view()
+        if not isinstance(first, BankView) or first.closed:
             table.handle(StartBank(PLAYERS, SIDES, BANKER, FUND))
         self._say()
         hands: dict[str, list[Card]] = {}
-        while len(table.state()["results"]) < self.coups and table.state()["ended"] is None:
-            state = table.state()
-            waiting = state["waiting"]
+        while len(self._bank().results) < self.coups and self._bank().ended is None:
+            state = self._bank()
+            waiting = state.waiting or ""
             if waiting == "bets":
                 for player, stake in (("ann", 4), ("bob", 3)):
                     table.handle(BankBet(player, stake, cut=True))
-                if state["fund"] >= 9:
+                if (state.fund or 0) >= 9:
                     table.handle(BankBet("cid", 2, cheval=True, cut=True))
                 hands = {"right": [], "left": [], "banker": []}
                 self._deal_next(hands)
@@ -110,23 +118,23 @@ class BankDemo:
             else:
                 raise RuleError(f"the demo does not know what to do when the table waits for {waiting!r}")
             self._say()
-        if table.state()["ended"] is None:
+        if self._bank().ended is None:
             table.handle(BankerLeaves())
             self._say()
-        state = table.state()
+        state = self._bank()
         script = table.script()
         wrong = [i for i, c in enumerate(script["shoe"]) if c != str(self.shoe[i])]
         balances = settle_document(script)["balances"]
         assert isinstance(balances, dict)  # the settled document's balances: {player: chips}
         settled: dict[str, int] = dict(balances)
-        return BankDemoResult(len(state["results"]), self.read, self.confirmed, dict(state["balances"]), settled,
+        return BankDemoResult(len(state.results), self.read, self.confirmed, dict(state.balances), settled,
                               wrong)
 
     def _deal_next(self, hands: dict[str, list[Card]]) -> None:
-        dealt = 156 - self.table.state()["shoe"]["remaining"]
+        dealt = 156 - self._bank().shoe["remaining"]
         card = self.shoe[dealt]
         in_coup = sum(len(h) for h in hands.values())
-        waiting = self.table.state()["waiting"]
+        waiting = self._bank().waiting or ""
         seat = DEAL_ORDER[in_coup].value if in_coup < len(DEAL_ORDER) else waiting.removeprefix("card_")
         self._show(card)
         hands[seat].append(card)

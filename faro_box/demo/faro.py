@@ -36,8 +36,10 @@ from faro_box.table.commands import (
     WithdrawBet,
 )
 from faro_box.table.events import CardTaken, CardTakenBack, How, TableEvent
+from faro_box.table.faro.state import TableState
 from faro_box.table.games import export_deal
 from faro_box.table.table import Table
+from faro_box.table.views import FaroView, View
 
 if TYPE_CHECKING:
     from _typeshed import SupportsFlush, SupportsWrite
@@ -176,7 +178,8 @@ class Demo:
         self.done: set[int] = set()
         self.read = self.confirmed = 0
         # The table's state as its last event left it: asked once per event, not three times a frame.
-        self._state = table.state()
+        first = table.view()
+        self._state: FaroView = first if isinstance(first, FaroView) else TableState().view()
         self._unsubscribe = table.subscribe(self._on_event)
         self.bridge = TrackerBridge(table, tracker, snapshot_dir=snapshot_dir, write_image=write_image)
 
@@ -217,7 +220,7 @@ class Demo:
         """Where the box's film takes up the deal: frame 0, or for a deal resumed from the journal
         the first frame that shows its last recorded card on top (the tracker resumed on the
         journal's cards takes that card for one already dealt)."""
-        shown = self._state["next_index"]
+        shown = self._state.next_index
         if shown == 0:
             return 0
         return next((n for n in range(len(self.box)) if self.box.truth(n).index == shown - 1), 0)
@@ -255,7 +258,7 @@ class Demo:
         return False
 
     def _answer_pending(self) -> None:
-        pending = self._state["pending"]
+        pending = self._state.pending
         if pending is None:
             return
         index = pending["index"]
@@ -268,9 +271,9 @@ class Demo:
 
     def _place_due(self) -> None:
         state = self._state
-        if state["ended"] or state["pending"] is not None or state["queued"]:
+        if state.ended or state.pending is not None or state.queued:
             return
-        turn, index = state["next_turn"], state["next_index"]
+        turn, index = state.next_turn, state.next_index
         if turn is None or not (index == 0 or index % 2 == 1):
             return
         for number, planned in enumerate(self.plan):
@@ -284,8 +287,9 @@ class Demo:
             self.done.add(number)
             self._handle(planned.command)
 
-    def _on_event(self, event: TableEvent, state: dict[str, Any]) -> None:
-        self._state = state
+    def _on_event(self, event: TableEvent, view: View) -> None:
+        if isinstance(view, FaroView):
+            self._state = view
         if isinstance(event, CardTaken) and event.how is How.SEEN:
             self.read += 1
         elif isinstance(event, CardTaken) and event.how is How.CONFIRMED:

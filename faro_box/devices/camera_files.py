@@ -8,8 +8,8 @@ import numpy as np
 
 from faro_box.devices.camera_base import EndOfVideo, Pacer
 from faro_box.devices.closing import ClosedByWith
+from faro_box.devices.image_files import read_image
 from faro_box.errors import DeviceError, VisionError
-from faro_box.image_files import read_image
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 

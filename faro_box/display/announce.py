@@ -18,9 +18,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from faro_box.cards import Card, Rank
+from faro_box.cards import FULL_DECK, Card, Rank
 from faro_box.display.catalogue import LANGUAGES, text
 from faro_box.errors import ScriptError
+from faro_box.table.events import MisdealCalled, TableEvent
+from faro_box.table.views import FaroView, View
 
 BANKER = "banker"
 
@@ -88,9 +90,9 @@ def rank_name(rank: Rank | str, lang: str, case: str = "nom") -> str:
     return rank.symbol
 
 
-def card_name(card: str, lang: str) -> str:
+def card_name(card: Card | str, lang: str) -> str:
     """A whole card: "5♠", "пятёрка пик", "le cinq de pique"."""
-    parsed = Card.parse(card)
+    parsed = card if isinstance(card, Card) else Card.parse(card)
     suit = parsed.suit.value
     if lang == "ru":
         return f"{_RU[parsed.rank][0]} {_RU_SUIT[suit]}"
@@ -308,21 +310,21 @@ def announce_turn(turn_json: Mapping[str, Any], lang: str = "en",
     return text
 
 
-def announce_soda(card: str, lang: str = "en") -> str:
+def announce_soda(card: Card | str, lang: str = "en") -> str:
     """The first card: it neither wins nor loses."""
     check_lang(lang)
     return {"en": f"Soda: {card_name(card, 'en')}.", "ru": f"Сода: {card_name(card, 'ru')}.",
             "fr": f"Soda{_NB}: {card_name(card, 'fr')}."}[lang]
 
 
-def announce_hock(card: str, lang: str = "en") -> str:
+def announce_hock(card: Card | str, lang: str = "en") -> str:
     """The last card in the box: it decides nothing."""
     check_lang(lang)
     return {"en": f"The hock: {card_name(card, 'en')}.", "ru": f"Хок, последняя карта: {card_name(card, 'ru')}.",
             "fr": f"Hock, la dernière carte{_NB}: {card_name(card, 'fr')}."}[lang]
 
 
-def announce_undo(card: str, lang: str = "en") -> str:
+def announce_undo(card: Card | str, lang: str = "en") -> str:
     """The dealer took back the last card: everything it settled is reverted."""
     check_lang(lang)
     return {"en": f"Taken back: {card_name(card, 'en')}.", "ru": f"Карта возвращена: {card_name(card, 'ru')}.",
@@ -400,3 +402,52 @@ def announce_event(event: Mapping[str, Any], lang: str = "en",
     elif kind == "misdeal":
         said.append(announce_misdeal(event.get("settlements") or [], lang, bets))
     return said
+
+
+def narrate(event: TableEvent, prev: View | None, state: FaroView, lang: str = "en",
+            bets: Mapping[str, Mapping[str, Any]] | None = None) -> list[str]:
+    """The announcements of one change of a faro deal's state (``prev``: the state before, of
+    either game); ``bets`` are the bets as they stood on the layout (a turn's settlements name
+    only bet ids)."""
+    bets = bets or {}
+    before = prev if isinstance(prev, FaroView) else None
+    said: list[str] = []
+    if isinstance(event, MisdealCalled):
+        said.append(announce_misdeal(list(event.settlements), lang, bets))
+    history, prev_history = list(state.history), list(prev.history or []) if prev is not None else []
+    if len(history) > len(prev_history):
+        past = history[-1]
+        said.append(announce_deal_end(past.get("number", past.get("deal", "?")),
+                                      past.get("balances") or {}, lang))
+    prev_deal = prev.deal if prev is not None else None
+    if state.deal is not None and state.deal != prev_deal and not state.finished:
+        said.append(announce_deal_start(state.deal, state.players, lang))
+    exposed = list(state.exposed)
+    prev_exposed = list(before.exposed or []) if before is not None else []
+    same_deal = state.deal == prev_deal
+    if not same_deal:
+        prev_exposed = []
+    if len(exposed) < len(prev_exposed):
+        said.append(announce_undo(prev_exposed[-1], lang))
+    elif exposed and len(prev_exposed) == 0:
+        said.append(announce_soda(exposed[0], lang))
+    turns = list(state.turns)
+    prev_turns = list(before.turns or []) if same_deal and before is not None else []
+    for turn in turns[len(prev_turns):] if len(turns) > len(prev_turns) else ():
+        said.append(announce_turn(_with_hock(turn, exposed), lang, bets))
+    pending, prev_pending = state.pending, prev.pending if prev is not None else None
+    if pending and (not prev_pending or prev_pending.get("index") != pending.get("index")):
+        said.append(announce_pending(pending.get("index", 0), pending.get("candidates") or [], lang))
+    return said
+
+
+def _with_hock(turn: Mapping[str, Any], exposed: Sequence[Card]) -> Mapping[str, Any]:
+    """The last turn names the hock: the one card of the deck not yet exposed."""
+    if turn.get("turn") != 25 or turn.get("hock"):
+        return turn
+    shown = set(exposed)
+    left = [str(card) for card in FULL_DECK if card not in shown]
+    if len(exposed) == 52:
+        return {**turn, "hock": str(exposed[-1])}
+    return {**turn, "hock": left[0]} if len(left) == 1 else turn
+

@@ -1,6 +1,6 @@
 """What the display and the speaker say at a Baccarat Banque bank, in English, Russian and French.
 
-Pure functions of the table's JSON (bank_state.py): each coup's result side by side ("Right 7
+Pure functions of the table's view (table/views.py): each coup's result side by side ("Right 7
 against the bank's 5: right wins. Ann wins 5."), a bank opening and ending, a card taken back,
 a card waiting for the dealer. ``narrate(prev, state, lang)`` reads them off the change of state,
 as the faro narrator does, so a restart says nothing twice.
@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from faro_box.display.announce import balances_text, card_name, check_lang, player_name
+from faro_box.table.views import BankView, View
 
-GAME = "baccarat_banque"
 _NB = "\u00a0"
 _SIDE = {"en": {"right": "Right", "left": "Left"}, "ru": {"right": "Правая", "left": "Левая"},
          "fr": {"right": "La droite", "left": "La gauche"}}
@@ -115,23 +115,28 @@ def announce_bank_pending(candidates: Sequence[str], lang: str = "en") -> str:
     return text + (f" ({guess}?)." if guess else ".")
 
 
-def narrate(prev: Mapping[str, Any], state: Mapping[str, Any], lang: str = "en") -> list[str]:
-    """The announcements of one change of a bank's state."""
+def narrate(prev: View | None, state: BankView, lang: str = "en") -> list[str]:
+    """The announcements of one change of a bank's state (``prev``: the state before, of either game)."""
     said: list[str] = []
-    same_bank = prev.get("game") == state.get("game") and prev.get("bank") == state.get("bank")
-    if not same_bank and state.get("bank") is not None and state.get("banker"):
-        said.append(announce_bank_start(state["bank"], str(state["banker"]), state.get("fund"), lang))
-    results, before = list(state.get("results") or []), list(prev.get("results") or []) if same_bank else []
-    shoe, prev_shoe = state.get("shoe") or {}, (prev.get("shoe") or {}) if same_bank else {}
+    before_bank = prev if isinstance(prev, BankView) else None
+    same_bank = before_bank is not None and before_bank.bank == state.bank
+    if not same_bank and state.bank is not None and state.banker:
+        said.append(announce_bank_start(state.bank, str(state.banker), state.fund, lang))
+    results = list(state.results)
+    before = list(before_bank.results or []) if same_bank and before_bank is not None else []
+    shoe = state.shoe or {}
+    prev_shoe = (before_bank.shoe or {}) if same_bank and before_bank is not None else {}
     if same_bank and (len(results) < len(before) or (shoe.get("remaining") or 0) > (prev_shoe.get("remaining") or 0)):
         said.append(announce_taken_back(lang))
     for coup in results[len(before):]:
         said.extend(announce_coup(coup, lang))
-    pending, prev_pending = state.get("pending"), prev.get("pending") if same_bank else None
+    pending = state.pending
+    prev_pending = before_bank.pending if same_bank and before_bank is not None else None
     if pending and not prev_pending:
         said.append(announce_bank_pending(pending.get("candidates") or [], lang))
-    if state.get("ended") and not (same_bank and prev.get("ended")) and state.get("session"):
-        session = state["session"]
-        said.append(announce_bank_end(str(state["ended"]), session.get("net") or {}, session.get("winners") or [],
+    ended_before = same_bank and before_bank is not None and before_bank.ended
+    if state.ended and not ended_before and state.session:
+        session = state.session
+        said.append(announce_bank_end(str(state.ended), session.get("net") or {}, session.get("winners") or [],
                                       lang))
     return said

@@ -1,5 +1,5 @@
-"""A Baccarat Banque bank on the terminal and on the 20x4 LCD: pure functions of the table's JSON
-(bank_state.py), which keeps the face-down pairs hidden (``None``) until the coup ends.
+"""A Baccarat Banque bank on the terminal and on the 20x4 LCD: pure functions of the table's state
+(table/baccarat/state.py), which keeps the face-down pairs hidden (``None``) until the coup ends.
 
 The terminal shows the bank, the three hands, the bets and the cover left, the last coup's result
 side by side, the shoe's cards left by rank, what the table waits for, and everyone's chips.
@@ -19,15 +19,11 @@ from typing import Any
 
 from faro_box.display.announce import player_name
 from faro_box.display.catalogue import text
+from faro_box.table.views import BankView
 
-GAME = "baccarat_banque"
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SEATS = ("right", "left", "banker")
 _SHORT = {"win": "win", "lose": "los", "push": "tie"}
-
-
-def is_bank(state: Mapping[str, Any]) -> bool:
-    return state.get("game") == GAME
 
 
 def _t(key: str, lang: str, **fields: object) -> str:
@@ -79,40 +75,38 @@ def _coup_line(coup: Mapping[str, Any], lang: str) -> str:
 _SEAT_TITLE = {"right": "seatRight", "left": "seatLeft", "banker": "seatBanker"}
 
 
-def render_bank_text(state: Mapping[str, Any], announcements: Sequence[str] = (), lang: str = "en") -> str:
+def render_bank_text(state: BankView, announcements: Sequence[str] = (), lang: str = "en") -> str:
     lines: list[str] = []
-    if state.get("banker") is None:
+    if state.banker is None:
         lines.append(_t("noBank", lang))
     else:
-        where = _t("over", lang, why=state["ended"]) if state.get("ended") else (
-            _t("coupN", lang, coup=state.get("coup")) if state.get("in_coup") else _t("betweenCoups", lang))
-        lines.append(_t("head", lang, bank=state.get("bank"), banker=player_name(str(state["banker"])),
-                        fund=state.get("fund"), declared=state.get("declared"), where=where,
-                        waiting=waiting_words(state.get("waiting"), lang)))
-        hands, totals = state.get("hands") or {}, state.get("totals") or {}
-        active = state.get("active") or {}
+        where = _t("over", lang, why=state.ended) if state.ended else (
+            _t("coupN", lang, coup=state.coup) if state.in_coup else _t("betweenCoups", lang))
+        lines.append(_t("head", lang, bank=state.bank, banker=player_name(str(state.banker)),
+                        fund=state.fund, declared=state.declared, where=where,
+                        waiting=waiting_words(state.waiting, lang)))
+        hands, totals = state.hands or {}, state.totals or {}
+        active = state.active or {}
         for seat in SEATS:
             who = f" ({player_name(str(active[seat]))})" if seat in active else ""
             title = _t(_SEAT_TITLE[seat], lang) + who + ":"
             lines.append(f"  {title:<16} {_hand(hands.get(seat) or [], totals.get(seat))}")
-        bets = state.get("bets") or []
-        cover = state.get("cover_left")
+        bets = state.bets
+        cover = state.cover_left
         lines.append(_t("bets", lang) + ": " + ("; ".join(_bet(b, lang) for b in bets) if bets else _t("none", lang))
                      + (f"; {_t('coverLeft', lang, cover=cover)}" if cover is not None else ""))
-    last = state.get("last_coup")
+    last = state.last_coup
     if last:
         lines.append(_coup_line(last, lang))
-    shoe = state.get("shoe") or {}
+    shoe = state.shoe or {}
     if shoe.get("remaining") is not None:
         by_rank = shoe.get("by_rank") or {}
         lines.append(_t("shoe", lang, n=shoe["remaining"]) + " "
                      + "  ".join(f"{r} {by_rank.get(r, '-')}" for r in RANKS))
-    pending = state.get("pending")
-    if pending:
-        guess = " / ".join(pending.get("candidates") or []) or "?"
-        lines.append(_t("waitingCard", lang, guess=guess))
-    for fault in state.get("faults") or []:
-        lines.append(f"FAULT {fault.get('device')}: {fault.get('message')}")
+    waiting = bank_pending_line(state, lang)
+    if waiting:
+        lines.append(waiting)
+    lines.extend(bank_fault_lines(state, lang))
     for said in announcements:
         lines.append(f">> {said}")
     balances = _chips(state)
@@ -121,9 +115,21 @@ def render_bank_text(state: Mapping[str, Any], announcements: Sequence[str] = ()
     return "\n".join(lines) + "\n"
 
 
-def _chips(state: Mapping[str, Any]) -> list[tuple[str, object]]:
-    balances = dict(state.get("balances") or {})
-    banker = state.get("banker")
+def bank_pending_line(state: BankView, lang: str = "en") -> str | None:
+    """A card waiting for the dealer (none of a face-down card's identity is in the state)."""
+    pending = state.pending
+    if not pending:
+        return None
+    return _t("waitingCard", lang, guess=" / ".join(pending.get("candidates") or []) or "?")
+
+
+def bank_fault_lines(state: BankView, lang: str = "en") -> list[str]:
+    return [f"FAULT {fault.get('device')}: {fault.get('message')}" for fault in state.faults]
+
+
+def _chips(state: BankView) -> list[tuple[str, object]]:
+    balances = dict(state.balances or {})
+    banker = state.banker
     first = [(str(banker), balances.pop(banker))] if banker in balances else []
     return first + list(balances.items())
 
@@ -132,30 +138,30 @@ def _count(n: object) -> str:
     return format(n, "x") if isinstance(n, int) and 0 <= n <= 15 else "-"
 
 
-def bank_lcd_lines(state: Mapping[str, Any]) -> list[str]:
+def bank_lcd_lines(state: BankView) -> list[str]:
     """The four lines (unpadded) for a bank's state."""
-    faults, pending, last = state.get("faults") or [], state.get("pending"), state.get("last_coup")
-    waiting = str(state.get("waiting") or "")
+    faults, pending, last = state.faults, state.pending, state.last_coup
+    waiting = str(state.waiting or "")
     if faults:
         first = f"FAULT {faults[0].get('device')}"
     elif pending:
         first = "CONFIRM the card?"
-    elif state.get("in_coup"):
+    elif state.in_coup:
         seat = waiting.removeprefix("card_").removeprefix("call_")
-        first = f"C{state.get('coup')} {'call' if waiting.startswith('call_') else 'card'} {seat}"
+        first = f"C{state.coup} {'call' if waiting.startswith('call_') else 'card'} {seat}"
     elif last:
         totals, results = last.get("totals") or {}, last.get("results") or {}
         first = (f"C{last.get('coup')} R{totals.get('right')} {_SHORT.get(str(results.get('right')), '?')} "
                  f"L{totals.get('left')} {_SHORT.get(str(results.get('left')), '?')} B{totals.get('banker')}")
-    elif state.get("banker") is None:
+    elif state.banker is None:
         first = "No bank"
     else:
-        first = f"Bank {state.get('bank')}: bets"
-    if state.get("ended") and not faults and not pending:
-        first = f"Bank over: {state['ended']}"
-    shoe = state.get("shoe") or {}
+        first = f"Bank {state.bank}: bets"
+    if state.ended and not faults and not pending:
+        first = f"Bank over: {state.ended}"
+    shoe = state.shoe or {}
     by_rank = shoe.get("by_rank") or {}
-    fund = state.get("fund")
+    fund = state.fund
     ranks = "".join("T" if r == "10" else r for r in RANKS) + (f" F{fund}" if fund is not None else "")
     counts = "".join(_count(by_rank.get(r)) for r in RANKS)
     if shoe.get("remaining") is not None:

@@ -1,24 +1,20 @@
 """A 20x4 character LCD (HD44780 behind an I2C PCF8574, through RPLCD) and a fake that keeps the lines.
 
-What fits in 80 characters, ASCII only (the HD44780's font has no suits and no Cyrillic):
-  line 1  the last turn ("T7 K loses 9 wins"), or a pending card / a fault, which matter more
-  line 2  the ranks            "A23456789TJQK"
-  line 3  their case counts    "4343444434443"
-  line 4  balances, bank first "Bk-8 Ann+5 Bob+3"
+What fits in 80 characters, ASCII only (the HD44780's font has no suits and no Cyrillic); each
+game draws its four lines (faro_views.py, bank_views.py), found by name in display/games.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, Protocol
 
-from faro_box.display.announce import player_name, signed_amount
-from faro_box.display.bank_views import bank_lcd_lines, is_bank
+from faro_box.display.games import display_of
 from faro_box.errors import DeviceError
 from faro_box.table.events import TableEvent
+from faro_box.table.views import View
 
 COLS, ROWS = 20, 4
-_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
 class CharDisplay(Protocol):
@@ -29,36 +25,9 @@ def _ascii(text: str) -> str:
     return "".join(ch if 32 <= ord(ch) < 127 else "?" for ch in text)
 
 
-def _signed(value: object) -> str:
-    # The HD44780's font has neither the minus sign nor ½.
-    return signed_amount(value, "en").replace("−", "-").replace("½", ".5")
-
-
-def lcd_lines(state: Mapping[str, Any]) -> list[str]:
-    """The four 20-character lines for ``state`` (a bank's: bank_views.py)."""
-    if is_bank(state):
-        return [_ascii(line)[:COLS].ljust(COLS) for line in bank_lcd_lines(state)]
-    pending, faults, last = state.get("pending"), state.get("faults") or [], state.get("last_turn")
-    if faults:
-        first = f"FAULT {faults[0].get('device')}"
-    elif pending:
-        first = f"CONFIRM card {pending.get('index', 0) + 1}?"
-    elif last:
-        first = f"T{last['turn']} {last['loser'][:-1]} loses {last['winner'][:-1]} wins"
-    elif state.get("exposed"):
-        first = f"Soda {state['exposed'][0]}"
-    elif state.get("deal") is None:
-        first = "No deal"
-    else:
-        first = f"Deal {state['deal']}: bets"
-    case = state.get("case") or {}
-    ranks = "".join("T" if r == "10" else r for r in _RANKS)
-    counts = "".join(str(case.get(r, "-")) for r in _RANKS)
-    balances = state.get("balances") or {}
-    parts = [f"Bk{_signed(balances['banker'])}"] if "banker" in balances else []
-    parts += [f"{player_name(p)[:3]}{_signed(v)}" for p, v in balances.items() if p != "banker"]
-    lines = [first, ranks, counts, " ".join(parts)]
-    return [_ascii(line)[:COLS].ljust(COLS) for line in lines]
+def lcd_lines(state: View) -> list[str]:
+    """The four 20-character lines for ``state``, as its game draws them (display/games.py)."""
+    return [_ascii(line)[:COLS].ljust(COLS) for line in display_of(state).lcd_lines(state)]
 
 
 class FakeLcd:
@@ -107,10 +76,10 @@ class LcdView:
 
     def attach(self, table: Any) -> Callable[[], None]:
         self._table = table
-        self.display.show(lcd_lines(table.state()))
+        self.display.show(lcd_lines(table.view()))
         return table.subscribe(self.on_event)
 
-    def on_event(self, event: TableEvent, state: Mapping[str, Any]) -> None:
+    def on_event(self, event: TableEvent, state: View) -> None:
         lines = lcd_lines(state)
         try:
             self.display.show(lines)

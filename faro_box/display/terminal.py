@@ -10,110 +10,24 @@ command (a test, or a log that wants every state).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, TextIO
 
 from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from faro_box.display.announce import balances_text, player_name
-from faro_box.display.bank_views import is_bank, render_bank_text
-from faro_box.display.catalogue import text
+from faro_box.display.games import display_of
 from faro_box.display.narrator import Narrator
 from faro_box.table.events import Fault, FaultCleared, TableEvent
+from faro_box.table.views import View
 
-TOP = ("K", "Q", "J", "10", "9", "8")
-BOTTOM = ("A", "2", "3", "4", "5", "6")
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 Style = Literal["live", "lines", "table"]
 
 
-def _t(key: str, lang: str, count: float | None = None, /, **fields: object) -> str:
-    return text("terminal", key, lang, count, **fields)
-
-
-def _bet_text(bet: Mapping[str, Any], lang: str) -> str:
-    kind = bet.get("kind", "?")
-    what = "-".join(bet.get("ranks") or []) or str(kind)
-    if kind == "call":
-        what = _t("call", lang) + " " + "-".join(str(o) for o in bet.get("order") or [])
-    elif kind in ("high", "odd", "even"):
-        what = _t(str(kind), lang)
-    flags = " " + _t("copper", lang) if bet.get("copper") else ""
-    flags += " " + _t("barred", lang) if bet.get("barred") else ""
-    return f"{player_name(str(bet.get('player', '?')))} {what} x{bet.get('stake')}{flags}"
-
-
-def render_rod(positions: Sequence[float], *, rod: float = 120, bead: float = 10) -> str:
-    """One rod as text, outer frame at the left, one character per bead width: "|o-o------ooo|"."""
-    cells = ["-"] * max(1, round(rod / bead))
-    for p in positions:
-        index = min(len(cells) - 1, max(0, round(p / bead)))
-        cells[index] = "o"
-    return "|" + "".join(cells) + "|"
-
-
-def _where(state: Mapping[str, Any], lang: str) -> str:
-    if state.get("finished"):
-        return _t("over", lang)
-    if state.get("next_turn"):
-        return _t("turnN", lang, turn=state["next_turn"])
-    role = str(state.get("next_role") or "")
-    return _t(role, lang) if role in ("soda", "hock") else role
-
-
-def pending_line(state: Mapping[str, Any], lang: str = "en") -> str | None:
-    pending = state.get("pending")
-    if not pending:
-        return None
-    guess = _t("or", lang).join(pending.get("candidates") or []) or _t("unread", lang)
-    return _t("waitingCard", lang, card=pending["index"] + 1, guess=guess)
-
-
-def fault_lines(state: Mapping[str, Any], lang: str = "en") -> list[str]:
-    return [f"{_t('fault', lang)} {fault.get('device')}: {fault.get('message')}" for fault in state.get("faults") or []]
-
-
-def render_text(state: Mapping[str, Any], announcements: Sequence[str] = (), lang: str = "en") -> str:
-    """The whole table as plain text: layout with counts, bets, case-keeper, last turn, balances."""
-    if is_bank(state):
-        return render_bank_text(state, announcements, lang)
-    lines: list[str] = []
-    deal = state.get("deal")
-    if deal is None:
-        lines.append(_t("noDeal", lang))
-    else:
-        left = 52 - len(state.get("exposed") or [])
-        lines.append(_t("dealLine", lang, deal=deal, profile=state.get("profile"), where=_where(state, lang),
-                        cards=_t("cardsInBox", lang, left)))
-    case = state.get("case") or {}
-
-    def cell(rank: str) -> str:
-        return f"{rank:>2}:{case.get(rank, '-')}"
-
-    lines.append("  ".join(cell(r) for r in TOP))
-    lines.append(" " * 40 + cell("7"))
-    lines.append("  ".join(cell(r) for r in BOTTOM))
-    bets = state.get("open_bets") or []
-    lines.append(_t("bets", lang) + ": " + ("; ".join(_bet_text(b, lang) for b in bets) if bets else _t("none", lang)))
-    beads = state.get("beads") or {}
-    for rank in RANKS:
-        if rank in beads:
-            lines.append(f"{rank:>2} {render_rod(beads[rank])} {case.get(rank, '')}")
-    last = state.get("last_turn")
-    if last:
-        lines.append(_t("lastTurn", lang, turn=last["turn"], loser=last["loser"], winner=last["winner"]))
-    waiting = pending_line(state, lang)
-    if waiting:
-        lines.append(waiting)
-    lines.extend(fault_lines(state, lang))
-    for said in announcements:
-        lines.append(f">> {said}")
-    balances = state.get("balances") or {}
-    if balances:
-        lines.append(_t("balances", lang) + ": " + balances_text(balances, lang))
-    return "\n".join(lines) + "\n"
+def render_text(state: View, announcements: Sequence[str] = (), lang: str = "en") -> str:
+    """The whole table as plain text, as its game draws it (display/games.py)."""
+    return display_of(state).text(state, announcements, lang)
 
 
 def _is_terminal(stream: TextIO) -> bool:
@@ -139,7 +53,7 @@ class TerminalView:
         self._ended = False
 
     def attach(self, table: Any) -> Callable[[], None]:
-        state = table.state()
+        state = table.view()
         self._narrator.prime(state)
         if self.style == "live":
             console = Console(file=self._stream, force_terminal=True)
@@ -148,19 +62,20 @@ class TerminalView:
             self._live.start(refresh=True)
         else:
             self._write(render_text(state, (), self._lang) + ("\n" if self.style == "table" else ""))
-            self._said_pending, self._said_faults = pending_line(state, self._lang), fault_lines(state, self._lang)
-            self._ended = bool(state.get("ended"))
+            game = display_of(state)
+            self._said_pending, self._said_faults = game.pending_line(state, self._lang), game.fault_lines(state, self._lang)
+            self._ended = bool(state.ended)
         return table.subscribe(self.on_event)
 
-    def on_event(self, event: TableEvent, state: Mapping[str, Any]) -> None:
+    def on_event(self, event: TableEvent, state: View) -> None:
         said = self._narrator.hear(event, state)
         with self._lock:
             if self.style == "lines":
                 self._lines(state, said)
                 return
             # One command can raise several events sharing one state: show that state once.
-            if said or state.get("seq") != self._printed_seq or isinstance(event, (Fault, FaultCleared)):
-                self._printed_seq = state.get("seq")
+            if said or state.seq != self._printed_seq or isinstance(event, (Fault, FaultCleared)):
+                self._printed_seq = state.seq
                 if self._live is not None:
                     for line in said:
                         self._live.console.print(Text(f">> {line}"))
@@ -168,14 +83,15 @@ class TerminalView:
                 else:
                     self._write(render_text(state, said, self._lang) + "\n")
 
-    def _lines(self, state: Mapping[str, Any], said: Sequence[str]) -> None:
+    def _lines(self, state: View, said: Sequence[str]) -> None:
         out = [f">> {line}" for line in said]
-        waiting, faults = pending_line(state, self._lang), fault_lines(state, self._lang)
+        game = display_of(state)
+        waiting, faults = game.pending_line(state, self._lang), game.fault_lines(state, self._lang)
         if waiting and waiting != self._said_pending:
             out.append(waiting)
         out += [line for line in faults if line not in self._said_faults]
         self._said_pending, self._said_faults = waiting, faults
-        ended = bool(state.get("ended"))
+        ended = bool(state.ended)
         if ended and not self._ended:  # a deal or a bank is over: its final table, once, for the log
             out.append(render_text(state, (), self._lang).rstrip("\n"))
         self._ended = ended

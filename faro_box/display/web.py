@@ -56,19 +56,17 @@ from faro_box.display.throttle import (
 )
 from faro_box.errors import FaroBoxError, JournalError, ScriptError
 from faro_box.limits import MAX_STAKE
-from faro_box.table.baccarat.commands import DEALER_BANK_COMMANDS
 from faro_box.table.events import TableEvent, event_to_json
+from faro_box.table.games import DEALER_COMMANDS as DEALER_COMMANDS  # each game's, as its registry entry says
+from faro_box.table.views import FaroView, View, view_to_json
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
 COOKIE = "faro_dealer"
 CSRF_HEADER = "x-csrf-token"
-# What the dealer's page may send. The tracker's own commands ("card", "unread") come from the
-# camera, not from a browser: the dealer names a card with "confirm", or answers "no_card" (none left).
-DEALER_COMMANDS = frozenset({"start_deal", "place", "withdraw", "bar", "release", "confirm", "no_card", "undo",
-                             "end_deal", "misdeal"}) \
-    | DEALER_BANK_COMMANDS  # a bank of Baccarat Banque: bets, calls, cards by hand, undo, the banker leaving
+# What the dealer's page may send is DEALER_COMMANDS, the games registry's. The tracker's own
+# commands ("card", "unread") come from the camera, not from a browser.
 _SNAPSHOT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}\.(?:jpe?g|png|webp)$")
 _SECURITY_HEADERS = [
     (b"content-security-policy",
@@ -324,7 +322,7 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
                limits: WebLimits | None = None, clock: Callable[[], float] = time.monotonic,
                speaker: Any = None, dealer_addresses: Iterable[str] | None = None,
                server_names: Iterable[str] = (), trusted_proxies: Iterable[str] = ()) -> Starlette:
-    """The web display for ``table`` (anything with ``state()``, ``subscribe()``, ``handle()``).
+    """The web display for ``table`` (anything with ``view()``, ``state()``, ``subscribe()``, ``handle()``).
 
     ``pin_hash`` is ``faro_box.display.pin.hash_pin(pin)``; ``snapshot_dir`` holds the camera
     frames a pending card's ``snapshot`` names; ``speaker`` (``.speak(text, lang)``) reads the
@@ -359,23 +357,23 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
                "announcements": list(narrator.recent)}
         return f"id: {seq}\nevent: state\ndata: {_json_dumps(doc)}\n\n"
 
-    def on_event(event: TableEvent, state: dict) -> None:
+    def on_event(event: TableEvent, view: View) -> None:
         # Called inside table.handle, possibly in another thread: never raise into the table.
         try:
             with publish_lock:
-                said = narrator.hear(event, state)
-                open_bets[0] = len(state.get("open_bets") or ())
-                broadcaster.publish(message(event_to_json(event), state))
+                said = narrator.hear(event, view)
+                open_bets[0] = _open_bets(view)
+                broadcaster.publish(message(event_to_json(event), view_to_json(view)))
             if speaker is not None:
                 for text in said:
                     speaker.speak(text, lang)
         except Exception:  # noqa: BLE001 - a display fault must not stop the deal
             log.exception("the web display could not show event %r", event.TYPE)
 
-    first = table.state()
+    first = table.view()
     narrator.prime(first)
-    open_bets[0] = len(first.get("open_bets") or ())
-    broadcaster.publish(message({"type": "hello", "seq": first.get("seq", 0)}, first))
+    open_bets[0] = _open_bets(first)
+    broadcaster.publish(message({"type": "hello", "seq": first.seq}, view_to_json(first)))
     unsubscribe = table.subscribe(on_event)
 
     def dealer_session(request: Request, *, csrf: bool) -> tuple[str, _Session]:
@@ -602,6 +600,10 @@ def create_app(table: Any, *, pin_hash: str, snapshot_dir: str | Path | None = N
     app.state.sessions = sessions
     app.state.unsubscribe = unsubscribe
     return app
+
+
+def _open_bets(view: View) -> int:
+    return len(view.open_bets) if isinstance(view, FaroView) else 0
 
 
 def _no_constant(name: str) -> Any:

@@ -35,11 +35,12 @@ from faro_box.demo.faro import Demo
 from faro_box.errors import FaroBoxError, RuleError
 from faro_box.exhibit.show import Show
 from faro_box.exhibit.sources import ExhibitDeal
-from faro_box.sd_notify import sd_notify
+from faro_box.live.sd_notify import sd_notify
 from faro_box.table.commands import EndDeal, Misdeal
-from faro_box.table.events import TableEvent
+from faro_box.table.events import Event
 from faro_box.table.journal import MEMORY, Journal, retire
-from faro_box.table.table import Table
+from faro_box.table.table import Listener, Table
+from faro_box.table.views import View
 from faro_box.vision.reader import Reader
 from faro_box.vision.sim.simbox import FPS, SimBox
 from faro_box.vision.track import Tracker
@@ -150,7 +151,7 @@ class TableHub:
         self.keep_deals = keep_deals
         self._case_keeper = case_keeper
         self._lock = threading.RLock()
-        self._listeners: list[Callable[[TableEvent, dict[str, Any]], None]] = []
+        self._listeners: list[Listener] = []
         self.renewals = 0
         self.table = self._open()
         self._unsubscribe = self.table.subscribe(self._forward)
@@ -159,16 +160,19 @@ class TableHub:
         journal = Journal(self.path) if self.path else Journal(MEMORY)
         return Table(journal, self._case_keeper)
 
-    def _forward(self, event: TableEvent, state: dict[str, Any]) -> None:
+    def _forward(self, event: Event, view: View) -> None:
         for listener in list(self._listeners):
             try:
-                listener(event, state)
+                listener(event, view)
             except Exception:  # one broken view must not stop the deal or the others
                 log.exception("an exhibition listener failed on %s", event.TYPE)
 
     @property
     def journal(self) -> Journal:
         return self.table.journal
+
+    def view(self) -> View:
+        return self.table.view()
 
     def state(self) -> dict[str, Any]:
         return self.table.state()
@@ -179,7 +183,7 @@ class TableHub:
     def handle(self, command: Any) -> Any:
         return self.table.handle(command)
 
-    def subscribe(self, listener: Callable[[TableEvent, dict[str, Any]], None]) -> Callable[[], None]:
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
         with self._lock:
             self._listeners.append(listener)
         held = [listener]

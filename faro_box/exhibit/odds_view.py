@@ -7,28 +7,28 @@ the cards left, the betting moment and the open bets.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from faro_box.errors import FaroBoxError
 from faro_box.rules.faro import Deal, house_profile
 from faro_box.rules.faro.odds import odds_for_deal
+from faro_box.table.views import FaroView, View
 
 _BET_FIELDS = ("id", "kind", "ranks", "stake", "copper", "order", "marker")
 
 
-def deal_of(state: Mapping[str, Any]) -> Deal | None:
-    """The table's deal between turns, rebuilt from its state; None when there is none to price."""
-    if state.get("deal") is None or state.get("ended") or state.get("next_turn") is None:
+def deal_of(state: View) -> Deal | None:
+    """The table's deal between turns, rebuilt from its view; None when there is none to price."""
+    if not isinstance(state, FaroView) or state.deal is None or state.profile is None or state.ended or state.next_turn is None:
         return None
-    index = state.get("next_index", 0)
+    index = state.next_index
     if index != 0 and index % 2 == 0:
         return None   # inside a turn: the odds wait for its winner
-    profile = house_profile(state["profile"], state.get("house_rules"))
-    deal = Deal(profile, state["players"])
-    for card in state["exposed"]:
+    profile = house_profile(state.profile, state.house_rules)
+    deal = Deal(profile, state.players)
+    for card in state.exposed:
         deal.expose(card)
-    for bet in state.get("open_bets") or ():
+    for bet in state.open_bets:
         spec = {k: bet[k] for k in _BET_FIELDS if k in bet and bet[k] not in (None, False)}
         try:
             deal.place(bet["player"], spec)
@@ -39,7 +39,7 @@ def deal_of(state: Mapping[str, Any]) -> Deal | None:
     return deal
 
 
-def odds_panel(state: Mapping[str, Any]) -> dict[str, Any] | None:
+def odds_panel(state: View) -> dict[str, Any] | None:
     """What the odds panel shows for this state, or None between the turn's two cards."""
     deal = deal_of(state)
     if deal is None:

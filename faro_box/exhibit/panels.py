@@ -15,6 +15,7 @@ from typing import Any
 
 from faro_box.rules.faro import LAST_TURN, Role
 from faro_box.table.events import BetPlaced, CardTaken, TableEvent, TurnSettled
+from faro_box.table.views import FaroView, View
 
 PANELS: dict[str, dict[str, dict[str, str]]] = {
     "soda_hock": {
@@ -160,9 +161,10 @@ def _last_three_kind(case: Mapping[str, int]) -> str | None:
     return {3: "triple", 2: "cat_hop"}.get(counts[0])
 
 
-def cues(event: TableEvent, state: Mapping[str, Any], shown: frozenset[str]) -> tuple[Cue, ...]:
+def cues(event: TableEvent, state: View, shown: frozenset[str]) -> tuple[Cue, ...]:
     """The panels one table event makes timely (pure)."""
     found: list[Cue] = []
+    case = state.case if isinstance(state, FaroView) else {}
     if isinstance(event, CardTaken) and event.role is Role.SODA:
         found.append(Cue("soda_hock"))
     elif isinstance(event, BetPlaced):
@@ -175,8 +177,8 @@ def cues(event: TableEvent, state: Mapping[str, Any], shown: frozenset[str]) -> 
         elif "split" in shown:
             found.append(Cue("stuss"))
         if event.turn == LAST_TURN - 1:
-            found.append(Cue("call", _last_three_kind(state.get("case") or {})))
+            found.append(Cue("call", _last_three_kind(case)))
     if isinstance(event, CardTaken) and event.role in (Role.LOSER, Role.WINNER):
-        if (state.get("case") or {}).get(event.card.rank.symbol) == 0:
+        if case.get(event.card.rank.symbol) == 0:
             found.append(Cue("case_keeper"))
     return tuple(c for c in found if c.panel in REPEATED or c.panel not in shown)

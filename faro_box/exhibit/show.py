@@ -15,13 +15,14 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from faro_box.exhibit.odds_view import odds_panel
 from faro_box.exhibit.panels import ORDER, cues, panel_json
 from faro_box.exhibit.sources import LANGS, ExhibitDeal
 from faro_box.table.events import DealStarted, TableEvent
+from faro_box.table.views import View
 
 log = logging.getLogger(__name__)
 _ODDS_EVENTS = frozenset({"start_deal", "place", "withdraw", "bar", "release", "turn", "card", "undo"})
@@ -74,7 +75,7 @@ class Show:
             self._attract_until = now + seconds
 
     # ----- the table tells ---------------------------------------------------------------
-    def on_event(self, event: TableEvent, state: Mapping[str, Any]) -> None:
+    def on_event(self, event: TableEvent, state: View) -> None:
         hold = 0.0
         with self._lock:
             for cue in cues(event, state, frozenset(self._shown)):

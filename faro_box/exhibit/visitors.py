@@ -29,6 +29,7 @@ from faro_box.errors import FaroBoxError, RuleError
 from faro_box.rules.faro import Deal, house_profile
 from faro_box.rules.faro.settle import json_amount
 from faro_box.table.events import CardTaken, CardTakenBack, DealEnded, DealStarted, MisdealCalled, TableEvent
+from faro_box.table.views import FaroView, View
 
 RESERVED = frozenset({"banker", "bank", "dealer", "house", "банк", "банкомёт", "banque", "banquier"})
 _NAME = re.compile(r"^[\w][\w .'\-]*$")
@@ -107,19 +108,19 @@ class VisitorBook:
         self._bets_all = TokenBuckets(lim.global_bet_rate, lim.global_bet_burst, clock)
         self._joins_per_client = TokenBuckets(lim.join_rate, lim.join_burst, clock)
         self._joins_all = TokenBuckets(lim.global_join_rate, lim.global_join_burst, clock)
-        self._state: Mapping[str, Any] = {}
+        self._state: View | None = None
         self.recent: deque[dict[str, Any]] = deque(maxlen=lim.recent)
         self.version = 0
 
     # ----- the table ---------------------------------------------------------------------
     def attach(self, table: Any) -> Callable[[], None]:
-        """Follow ``table`` (anything with ``state()`` and ``subscribe()``): read only."""
+        """Follow ``table`` (anything with ``view()`` and ``subscribe()``): read only."""
         with self._lock:
-            self._state = table.state()
+            self._state = table.view()
         unsubscribe: Callable[[], None] = table.subscribe(self.on_event)
         return unsubscribe
 
-    def on_event(self, event: TableEvent, state: Mapping[str, Any]) -> None:
+    def on_event(self, event: TableEvent, state: View) -> None:
         with self._lock:
             if isinstance(event, CardTaken):
                 self._expose(event)
@@ -138,8 +139,8 @@ class VisitorBook:
             self._state = state
             self.version += 1
 
-    def _following(self, state: Mapping[str, Any]) -> list[Visitor]:
-        number = state.get("deal")
+    def _following(self, state: View) -> list[Visitor]:
+        number = state.deal
         return [v for v in self._visitors.values() if v.deal is not None and v.deal_number == number]
 
     def _expose(self, event: CardTaken) -> None:
@@ -205,7 +206,7 @@ class VisitorBook:
             if visitor.deal is not None:
                 raise Refused(409, "your bets of this deal carry your name: change it after the deal")
             taken = {v.name.casefold() for v in self._visitors.values() if v.name and v is not visitor}
-            taken |= {str(p).casefold() for p in self._state.get("players") or ()}
+            taken |= {str(p).casefold() for p in (self._state.players if self._state is not None else ())}
             visitor.name = check_name(name, self.limits, taken)
             self.version += 1
             return visitor.name
@@ -246,16 +247,16 @@ class VisitorBook:
 
     def _shadow(self, visitor: Visitor) -> Deal:
         state = self._state
-        number = state.get("deal")
-        if number is None or state.get("ended") or state.get("next_turn") is None:
+        if not isinstance(state, FaroView) or state.deal is None or state.profile is None or state.ended or state.next_turn is None:
             raise Refused(409, "no deal is being dealt: your bet can go on when the next deal starts")
+        number = state.deal
         if visitor.deal is not None and visitor.deal_number == number:
             return visitor.deal
         self._bank(visitor)
-        profile = house_profile(state["profile"], state.get("house_rules"))
+        profile = house_profile(state.profile, state.house_rules)
         assert visitor.name is not None
         deal = Deal(profile, (visitor.name,))
-        for card in state.get("exposed") or ():
+        for card in state.exposed:
             deal.expose(card)
         visitor.deal, visitor.deal_number = deal, number
         return deal

@@ -20,7 +20,7 @@ from faro_box.errors import FaroBoxError, RuleError
 from faro_box.table.commands import CardSeen, CardUnread, Command, UndoCard
 from faro_box.table.events import CardTaken, CardTakenBack, DealStarted, Event, How, NoCardTaken
 from faro_box.table.table import Table
-from faro_box.table.views import FaroView
+from faro_box.table.views import FaroView, View
 
 log = logging.getLogger(__name__)
 
@@ -147,9 +147,9 @@ class TrackerBridge:
             return None
         return f"/snapshots/{name}"
 
-    def _on_table_event(self, event: Event, state: dict[str, Any]) -> None:
+    def _on_table_event(self, event: Event, view: View) -> None:
         # Runs in whichever thread handled the command, holding the table's lock: noted only.
-        self._heard.put((event, state.get("game") == "faro", threading.get_ident() == self._camera_thread))
+        self._heard.put((event, isinstance(view, FaroView), threading.get_ident() == self._camera_thread))
 
     def _catch_up(self) -> None:
         while not self._heard.empty():

@@ -7,7 +7,7 @@ exactly where it stopped, bead for bead. Then ``handle(command)``:
    and nothing changes; a refused command is NOT journaled, so replay never meets one;
 2. commits the command to the journal (on disk when this returns);
 3. only then keeps the new state, shows it to the case-keeper, and calls every listener
-   ``listener(event, state)`` once per event the command produced.
+   ``listener(event, view)`` once per event the command produced (``view``: table/views.py).
 
 Events are frozen values (table/events.py), each stamped with ``seq``, the command's journal
 sequence number; ``event_to_json`` gives the JSON the event stream carries. ``fault`` and
@@ -35,7 +35,8 @@ from faro_box.table.views import View, view_to_json
 
 log = logging.getLogger(__name__)
 
-Listener = Callable[[Event, dict[str, Any]], None]
+# Hears each event with the view after the command that raised it (typed; view_to_json at the edge).
+Listener = Callable[[Event, View], None]
 
 
 class CaseKeeperDevice(Protocol):
@@ -111,9 +112,9 @@ class Table:
             self.clear_fault("journal")
             stamped = [dataclasses.replace(event, seq=seq) for event in events]
             self._show()
-            state = self.state()
-            self._notify(stamped, state)
-            return Outcome(seq, tuple(stamped), state)
+            view = self.view()
+            self._notify(stamped, view)
+            return Outcome(seq, tuple(stamped), view_to_json(view))
 
     def view(self) -> View:
         """What the table shows now (the game at hand, its journal's last seq, the device faults)."""
@@ -183,11 +184,11 @@ class Table:
 
         return unsubscribe
 
-    def _notify(self, events: list[Event], state: dict[str, Any]) -> None:
+    def _notify(self, events: list[Event], view: View) -> None:
         for event in events:
             for listener in list(self._listeners):
                 try:
-                    listener(event, state)
+                    listener(event, view)
                 except Exception:  # a broken display must not stop the deal
                     log.exception("a table listener failed on %s", event.TYPE)
 
@@ -221,7 +222,7 @@ class Table:
             else:
                 self._fault_details[device] = detail
             log.warning("%s: %s", device, message)
-            self._notify([Fault(device, message, seq=self._seq)], self.state())
+            self._notify([Fault(device, message, seq=self._seq)], self.view())
 
     def clear_fault(self, device: str) -> None:
         with self._lock:
@@ -229,4 +230,4 @@ class Table:
             if self._faults.pop(device, None) is None:
                 return
             log.info("%s works again", device)
-            self._notify([FaultCleared(device, seq=self._seq)], self.state())
+            self._notify([FaultCleared(device, seq=self._seq)], self.view())

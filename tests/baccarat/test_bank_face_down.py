@@ -31,6 +31,7 @@ from faro_box.table.baccarat.commands import (
 from faro_box.table.events import TableEvent, event_to_json
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
+from faro_box.table.views import View, view_to_json
 from faro_box.vision.reader import Reader
 
 START = StartBank(("ann", "bob"), {"ann": "right", "bob": "left"}, "eve", 20)
@@ -51,9 +52,9 @@ class Public:
         table.subscribe(self.hear)
         self.table = table
 
-    def hear(self, event: TableEvent, state: dict[str, Any]) -> None:
+    def hear(self, event: TableEvent, state: View) -> None:
         self.events.append(json.dumps(event_to_json(event)))
-        self.seen.append(json.dumps([event_to_json(event), state, self.narrator.hear(event, state)],
+        self.seen.append(json.dumps([event_to_json(event), view_to_json(state), self.narrator.hear(event, state)],
                                     ensure_ascii=False))
 
     def names(self, card: str, *, in_state: bool = True) -> bool:

@@ -10,7 +10,7 @@ from faro_box.table.table import Table
 
 def listen(table: Table, lang: str = "en") -> list[str]:
     narrator = Narrator(lang)
-    narrator.prime(table.state())
+    narrator.prime(table.view())
     said: list[str] = []
     table.subscribe(lambda event, state: said.extend(narrator.hear(event, state)))
     return said

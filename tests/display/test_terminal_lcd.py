@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 from display_helpers import DECK, deal_cards, send, start_two_players
 
+from faro_box.display.faro_views import render_rod
 from faro_box.display.lcd import FakeLcd, LcdView, lcd_lines
-from faro_box.display.terminal import TerminalView, render_rod
+from faro_box.display.terminal import TerminalView
 from faro_box.errors import DeviceError
+from faro_box.table.faro.state import TableState
 from faro_box.table.table import Table
 
 
@@ -60,7 +63,8 @@ def test_lcd_shows_last_turn_case_counts_and_balances(table: Table) -> None:
 
 
 def test_lcd_lines_fit_with_many_players() -> None:
-    state = {"deal": 1, "exposed": [], "balances": {f"player{i}": -i * 1.5 for i in range(10)} | {"banker": 67.5}}
+    state = dataclasses.replace(TableState().view(), deal=1,
+                                balances={f"player{i}": -i * 1.5 for i in range(10)} | {"banker": 67.5})
     lines = lcd_lines(state)
     assert lines[3] == "Bk+67.5 Pla0 Pla-1.5"[:20] and all(len(line) == 20 for line in lines)
 

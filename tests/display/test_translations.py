@@ -163,8 +163,8 @@ def test_the_terminal_shows_a_bank_in_the_chosen_language() -> None:
     table = Table(Journal())
     table.handle(StartBank(("ann", "bob"), {"ann": "right", "bob": "left"}, "eve", 10))
     table.handle(BankBet("ann", 5))
-    russian = render_text(table.state(), (), "ru")
+    russian = render_text(table.view(), (), "ru")
     assert russian.startswith("Банк 1: банкир Eve, фонд 10 из 10; между конами; ждём ставок, потом первой карты")
     assert "Ставки: Ann 5 правая" in russian and "Фишки: Eve 100, Ann 100, Bob 100" in russian
-    french = render_text(table.state(), (), "fr")
+    french = render_text(table.view(), (), "fr")
     assert french.startswith("Banque 1\u00a0: Eve tient la banque") and "Jetons\u00a0:" not in french

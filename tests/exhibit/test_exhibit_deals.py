@@ -163,8 +163,8 @@ def test_the_case_keeper_panel_comes_when_a_rank_is_finished(tmp_path: Any) -> N
         shown |= set(found)
         if "case_keeper" in found:
             rank = event_to_json(event)["card"][:-1]
-            assert state["case"][rank] == 0
-            assert sum(1 for c in state["exposed"] if c[:-1] == rank) == 4
+            assert state.case[rank] == 0
+            assert sum(1 for c in state.exposed if c.rank.symbol == rank) == 4
             return
     pytest.fail("no rank was finished in a whole deal")
 

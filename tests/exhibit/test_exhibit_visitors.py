@@ -3,12 +3,14 @@ deal, CSRF-safe, names checked, rate limited per client and for everyone."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
+from faro_box.cards import Card
 from faro_box.display.pin import hash_pin
 from faro_box.display.web import create_app
 from faro_box.exhibit.show import Show
@@ -18,6 +20,7 @@ from faro_box.exhibit.web import mount_exhibit
 from faro_box.rules.faro import settle_script
 from faro_box.table.commands import CardSeen
 from faro_box.table.faro.scripts import script_steps
+from faro_box.table.faro.state import TableState
 from faro_box.table.journal import Journal
 from faro_box.table.table import Table
 
@@ -186,8 +189,8 @@ def test_bets_are_rate_limited_per_client_and_for_everyone() -> None:
     limits = VisitorLimits(bet_rate=0.5, bet_burst=3, global_bet_rate=0.1, global_bet_burst=5, max_open_bets=50,
                            join_rate=1 / 60, join_burst=2, global_join_rate=1.0, global_join_burst=4)
     book = VisitorBook(limits, clock=clock)
-    book._state = {"deal": 1, "ended": False, "next_turn": 1, "profile": "foster", "players": ["ann"],
-                   "exposed": ["5S"]}
+    book._state = dataclasses.replace(TableState().view(), deal=1, ended=False, next_turn=1, profile="foster",
+                                      players=("ann",), exposed=(Card.parse("5S"),))
     first = book.join("10.0.0.1")
     book.set_name(first, "Ann-Marie")
     ranks = iter(["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"])
