@@ -69,6 +69,8 @@ def test_the_table_on_the_exhibition_screen_speaks_the_screens_language(browser:
     visit.goto(screen.url + f"/exhibit/visit?lang={lang}")
     visit.wait_for_function(f"() => document.title === {TITLES[lang][1]!r}")
     assert visit.locator(".topbar h1").inner_text() == HEADING[lang]
+    # The status line is drawn from the first state the page receives, after its title.
+    visit.wait_for_function("() => document.querySelector('#status').innerText.trim() !== ''")
     assert visit.locator("#status").inner_text().split()[:2] == STATUS[lang][:2]
     assert not errors, errors
 
