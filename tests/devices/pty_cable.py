@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from faro_box.devices.servo_frames import parse_positions_line
+
 HERE = Path(__file__).resolve().parent
 FIRMWARE = HERE.parents[1] / "faro_box" / "firmware"
 STANDIN = HERE / "pico_standin"
@@ -188,6 +190,18 @@ class Cable:
         self.unplug()
         os.close(self._fw_master)
         os.close(self._fw_slave)
+
+
+def settled(cable: Cable, want: tuple[int, ...], timeout: float = 10.0) -> None:
+    """Wait until the firmware drives to ``want`` (tenths of a mm) and every bead stands there."""
+    deadline = time.monotonic() + timeout
+    while True:
+        _, targets = parse_positions_line(cable.ask("GET"), "STATE")
+        moving, where = parse_positions_line(cable.ask("WHERE"), "WHERE")
+        if targets == want and where == want and moving == 0:
+            return
+        assert time.monotonic() < deadline, f"firmware shows {targets}, the host asked {want}"
+        time.sleep(0.05)
 
 
 def micropython_command() -> str | None:

@@ -14,7 +14,7 @@ import time
 
 import pytest
 import serial
-from pty_cable import Cable, Firmware
+from pty_cable import Cable, Firmware, settled
 
 from faro_box.cards import FULL_DECK
 from faro_box.devices.servo_case_keeper import ServoCaseKeeper
@@ -89,16 +89,6 @@ def rigs(tmp_path):
         firmware.stop()
         cable.close()
 
-
-def settled(cable: Cable, want: tuple[int, ...], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        _, targets = parse_positions_line(cable.ask("GET"), "STATE")
-        moving, where = parse_positions_line(cable.ask("WHERE"), "WHERE")
-        if targets == want and where == want and moving == 0:
-            return
-        assert time.monotonic() < deadline, f"firmware shows {targets}, the host asked {want}"
-        time.sleep(0.05)
 
 
 def check_pulses(firmware: Firmware, build: str, want: tuple[int, ...], speed_mm_s: float,

@@ -11,12 +11,12 @@ import os
 import time
 
 import pytest
-from pty_cable import Cable, Firmware
+from pty_cable import Cable, Firmware, settled
 
 from faro_box.cards import FULL_DECK
 from faro_box.devices.case_keeper import open_case_keeper
 from faro_box.devices.servo_case_keeper import ServoCaseKeeper
-from faro_box.devices.servo_frames import parse_positions_line, to_tenths
+from faro_box.devices.servo_frames import to_tenths
 from faro_box.errors import DeviceError
 from faro_box.rules.faro.beads import case_keeper
 
@@ -43,15 +43,7 @@ def rig(tmp_path):
 
 
 def beads_end_where_the_deal_says(cable: Cable, cards: int, timeout: float = 8.0) -> None:
-    want = to_tenths(case_keeper(DECK[:cards]).flat_positions())
-    deadline = time.monotonic() + timeout
-    while True:
-        _, targets = parse_positions_line(cable.ask("GET"), "STATE")
-        moving, where = parse_positions_line(cable.ask("WHERE"), "WHERE")
-        if targets == want and where == want and moving == 0:
-            return
-        assert time.monotonic() < deadline, f"firmware shows {targets}, deal says {want}"
-        time.sleep(0.05)
+    settled(cable, to_tenths(case_keeper(DECK[:cards]).flat_positions()), timeout)
 
 
 def deal(keeper: ServoCaseKeeper, start: int, stop: int) -> None:
