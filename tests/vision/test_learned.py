@@ -56,9 +56,9 @@ def test_a_damaged_network_is_refused():
         IndexNet(b"not onnx at all", source="broken.onnx")
 
 
-# Cards of 52 read, measured with the shipped network: English 28, Russian 15, French 16 (the rest
+# Cards of 52 read, measured with the shipped network: English 48, Russian 51, French 49 (the rest
 # abstain at the calibrated threshold); floors a little under.
-FLOORS = {"english": 25, "russian": 12, "french": 13}
+FLOORS = {"english": 45, "russian": 48, "french": 46}
 
 
 @pytest.mark.parametrize("style", [ENGLISH, RUSSIAN, FRENCH], ids=["english", "russian", "french"])
@@ -71,7 +71,7 @@ def test_the_shipped_network_reads_a_rendered_deck_without_enrolment(reader, sty
 
 def test_find_mode_reads_a_rendered_deck_never_wrongly(reader):
     right, wrong = read_deck(reader, ENGLISH, 7100, find=True)
-    assert wrong == [] and right >= 20, right  # measured 25
+    assert wrong == [] and right >= 44, right  # measured 47
 
 
 def big_index(card: Card, factor: float = 1.75) -> np.ndarray:
