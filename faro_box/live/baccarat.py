@@ -18,6 +18,7 @@ from faro_box.devices.camera import Pacer, open_camera, parse_source
 from faro_box.errors import FaroBoxError
 from faro_box.live.baccarat_camera import BankCamera
 from faro_box.live.faro import table_buttons
+from faro_box.live.snapshots import save_snapshot
 from faro_box.rules.baccarat import SHOE_SIZE
 from faro_box.table.baccarat.commands import BankConfirm, BankerLeaves, BankUndo, StartBank
 from faro_box.table.views import BankView, View
@@ -73,17 +74,9 @@ class BankFeeder:
 
     def _save_snapshot(self, image: Any, frame: int) -> str | None:
         """The picture of a card the reader would not name, for the dealer's page."""
-        if self.snapshot_dir is None or self.write_image is None:
-            return None
         view = self.table.view()
         name = f"bank{view.bank if isinstance(view, BankView) else None}-card{cards_dealt(view) + 1}-frame{frame}.png"
-        try:
-            self.snapshot_dir.mkdir(parents=True, exist_ok=True)
-            self.write_image(self.snapshot_dir / name, image)
-        except (OSError, FaroBoxError) as exc:
-            log.warning("the snapshot of an unread card could not be saved: %s", exc)
-            return None
-        return f"/snapshots/{name}"
+        return save_snapshot(self.snapshot_dir, self.write_image, name, image, "an unread card")
 
 
 def open_bank_camera(config: Any, table: Any, *, settle_s: float = SIM_BETS_SETTLE_S) -> Any:

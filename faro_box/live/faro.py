@@ -17,6 +17,7 @@ from typing import Any
 from faro_box.cards import DECK_SIZE, Card
 from faro_box.devices.buttons import ButtonAction, DealerButtons
 from faro_box.errors import FaroBoxError, RuleError
+from faro_box.live.snapshots import save_snapshot
 from faro_box.table.commands import CardSeen, CardUnread, Command, UndoCard
 from faro_box.table.events import CardTaken, CardTakenBack, DealStarted, Event, How, NoCardTaken
 from faro_box.table.table import Table
@@ -135,17 +136,8 @@ class TrackerBridge:
             log.warning("the table refuses %s: %s", command.TYPE, exc)
 
     def _save_snapshot(self, index: int, image: Any) -> str | None:
-        if self.snapshot_dir is None or self.write_image is None or image is None:
-            return None
-        view = self.table.view()
-        name = f"deal{view.deal}-card{index + 1}.png"
-        try:
-            self.snapshot_dir.mkdir(parents=True, exist_ok=True)
-            self.write_image(self.snapshot_dir / name, image)
-        except (OSError, FaroBoxError) as exc:
-            log.warning("the snapshot of card %d could not be saved: %s", index + 1, exc)
-            return None
-        return f"/snapshots/{name}"
+        name = f"deal{self.table.view().deal}-card{index + 1}.png"
+        return save_snapshot(self.snapshot_dir, self.write_image, name, image, f"card {index + 1}")
 
     def _on_table_event(self, event: Event, view: View) -> None:
         # Runs in whichever thread handled the command, holding the table's lock: noted only.
