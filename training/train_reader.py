@@ -16,6 +16,8 @@ import csv
 import json
 import multiprocessing
 import os
+import re
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -47,9 +49,12 @@ def _make(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.stack(xs), np.array(rs, np.int64), np.array(ss, np.int64)
 
 
-def synthetic(n: int, seed: int, workers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    chunk = 2000
-    jobs = [(seed * 1000 + i, min(chunk, n - i * chunk)) for i in range((n + chunk - 1) // chunk)]
+CHUNK = 2000  # patches a worker draws from one seed: a larger corpus of the same seed starts with a smaller one
+
+
+def synthetic(n: int, seed: int, workers: int, start: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Patches ``start`` to ``n`` of the corpus drawn with ``seed`` (``start`` a multiple of CHUNK)."""
+    jobs = [(seed * 1000 + i, min(CHUNK, n - i * CHUNK)) for i in range(start // CHUNK, (n + CHUNK - 1) // CHUNK)]
     with multiprocessing.Pool(workers) as pool:
         parts = pool.map(_make, jobs)
     return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
@@ -153,6 +158,20 @@ def build_net():  # noqa: ANN201 - torch is imported lazily
     return IndexNet()
 
 
+def _smaller_cached(args: argparse.Namespace) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The largest cached corpus of this seed smaller than the one asked for: its patches are the same."""
+    sizes = []
+    if args.cache is not None and args.cache.is_dir():
+        for f in args.cache.glob(f"synthetic_*_{args.seed}.npz"):
+            m = re.fullmatch(rf"synthetic_(\d+)_{args.seed}", f.stem)
+            if m and int(m[1]) < args.synthetic and int(m[1]) % CHUNK == 0:
+                sizes.append(int(m[1]))
+    if not sizes:
+        return np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    with np.load(args.cache / f"synthetic_{max(sizes)}_{args.seed}.npz") as z:
+        return z["x"], z["r"], z["s"]
+
+
 def export(net, args: argparse.Namespace, record: dict) -> None:  # noqa: ANN001 - torch is imported lazily
     import torch
 
@@ -162,6 +181,11 @@ def export(net, args: argparse.Namespace, record: dict) -> None:  # noqa: ANN001
                       input_names=["patch"], output_names=["out"], opset_version=13,
                       dynamic_axes={"patch": {0: "n"}, "out": {0: "n"}})
     (args.out / "index_net.json").write_text(json.dumps(record, indent=2) + "\n")
+    # Every epoch kept: which one ships is chosen on the sets it never trained on, not by its loss.
+    kept = args.out / "epochs"
+    kept.mkdir(exist_ok=True)
+    shutil.copy(args.out / "index_net.onnx", kept / f"index_net_e{record['epochs_done']:02d}.onnx")
+    (kept / f"index_net_e{record['epochs_done']:02d}.json").write_text(json.dumps(record, indent=2) + "\n")
     print(json.dumps(record), flush=True)
     net.train()
 
@@ -191,7 +215,10 @@ def main() -> int:
         with np.load(cache) as z:
             xs, rs, ss = z["x"], z["r"], z["s"]
     else:
-        xs, rs, ss = synthetic(args.synthetic, args.seed, args.threads)
+        xs, rs, ss = _smaller_cached(args)
+        if len(xs) < args.synthetic:
+            more = synthetic(args.synthetic, args.seed, args.threads, start=len(xs))
+            xs, rs, ss = (np.concatenate([a, b]) for a, b in zip((xs, rs, ss), more, strict=True))
         if cache is not None:
             cache.parent.mkdir(parents=True, exist_ok=True)
             np.savez(cache, x=xs, r=rs, s=ss)
