@@ -35,6 +35,9 @@ class _Stills(Tracker):
             self._last_taken = view
         return []
 
+    def _note_covered(self, image: np.ndarray, view: _View, frame: int) -> list[TrackEvent]:
+        return []  # a still is taken only in full view: a covered picture would teach the thumb
+
 
 def still_frames(frames: Iterable[np.ndarray], *,
                  window: Sequence[Sequence[float]] | Sequence[float] | None = None) -> list[tuple[int, np.ndarray]]:

@@ -78,6 +78,13 @@ class CoverTuning:
     # The print forgiven is that of the cards read (the deck prints its indices and its courts'
     # frames in the same places), so one court teaches the next; the last deal's worth.
     remembered: int = 52
+    # Two still pictures show different cards when this share of the pixels seen on both changed
+    # beyond what a shift of this many view pixels explains (a thumb pushing the card shifts it
+    # before it slides): another card changes a seventh of them or more, even a six of another
+    # suit; the same card under a moving thumb and shifting light changes a twentieth.
+    other_card: float = 0.08
+    other_card_shift: int = 2
+    shading_sigma: float = 6.0  # view pixels: light and shadow vary more slowly than a card's print
 
 
 COVER = CoverTuning()
@@ -203,6 +210,18 @@ class _View:
     paper_colour: tuple[float, float, float] | None = None  # the mean colour (BGR) of its paper, unbalanced
 
 
+@dataclass(frozen=True, slots=True)
+class _Covered:
+    """A card that lay still with something over the window's edge, unlike the card read last: it
+    is asked about if another card follows before it is seen in full view."""
+
+    view: _View
+    cover: np.ndarray  # bool, VIEW_H×VIEW_W: what lay over it (left out when pictures are compared)
+    frame: int
+    snapshot: np.ndarray
+    candidates: tuple[Card, ...]
+
+
 class Tracker:
     """Turns frames into ``TrackEvent``s. ``window``: the calibrated corners of the box's window
     (clockwise from top-left); None reads in find mode (the card anywhere in the frame)."""
@@ -233,7 +252,9 @@ class Tracker:
         self._stills: list[np.ndarray] = []  # the window of each frame read in this still picture
         self._as_is: ReadingLike | None = None  # the last reading of this still picture as it is
         self._unsure_read: tuple[ReadingLike, np.ndarray, _View, int] | None = None  # to act on if disturbed
-        self._held: list[tuple[Card, float, int]] = []  # cards read while the top awaits the dealer
+        # Cards read while the top awaits the dealer; None: a card went by unread meanwhile.
+        self._held: list[tuple[Card | None, float, int]] = []
+        self._covered: _Covered | None = None  # a new card seen lying still, never in full view
         self._queued: list[TrackEvent] = []  # events the dealer's answer released
         self._last_frame: int | None = None
         self._crop: tuple[int, int, int, int] | None = None
@@ -322,11 +343,17 @@ class Tracker:
             self._exposed[index] = card
         if last:
             held, self._held = self._held, []
-            for read, confidence, frame in held:
+            for n, (read, confidence, frame) in enumerate(held):
+                if read is None:  # a card went by unread meanwhile: asked about next
+                    self._queued += self._unsure(None, (), frame, None,
+                                                 "a card lay on the box too briefly to be seen in full view")
+                    self._held = held[n + 1:]
+                    break
                 self._queued += self._take(read, confidence, frame, None)
 
     def new_deal(self) -> None:
         self._unsure_read = None
+        self._covered = None
         self._tries = 0
         self._stills.clear()
         self._as_is = None
@@ -397,6 +424,8 @@ class Tracker:
             settled = settled or self._give_up()
         if settled or self._still < s.still_frames:
             return settled
+        if not view.visible and not view.paperless:
+            return self._note_covered(image, view, frame)
         if view.visible:
             if not self._disturbed:
                 # The reference stays the picture the card was read from: followed here, a thumb
@@ -479,19 +508,25 @@ class Tracker:
         slack = 2 * COVER.print_slack + 1
         self._print = cv2.dilate(union, np.ones((slack, slack), np.uint8))
 
+    def _reaching(self, ink: np.ndarray) -> np.ndarray | None:
+        """What is not paper and joins the window's outermost strip (bool), or None: nothing."""
+        if not cv2.countNonZero(cv2.bitwise_and(ink, self._seeds_u8)):
+            return None  # nothing reaches the window's edge: nothing covers it (most frames)
+        count, labels = cv2.connectedComponents(ink, connectivity=8)
+        if count <= 1:
+            return None
+        reached = np.zeros(count, bool)
+        reached[labels[self._seeds]] = True
+        reached[0] = False
+        return reached[labels]
+
     def _occluded(self, ink: np.ndarray) -> int:
         """The most covering pixels of the edge band in any 10×10 patch: a thumb fills a patch,
         while noise and shake scatter single pixels. Covering: not paper, joined to the window's
         outermost strip, and not print the reference showed there."""
-        if not cv2.countNonZero(cv2.bitwise_and(ink, self._seeds_u8)):
-            return 0  # nothing reaches the window's edge: nothing covers it (most frames)
-        count, labels = cv2.connectedComponents(ink, connectivity=8)
-        if count <= 1:
+        cover = self._reaching(ink)
+        if cover is None:
             return 0
-        reached = np.zeros(count, bool)
-        reached[labels[self._seeds]] = True
-        reached[0] = False
-        cover = reached[labels]
         if self._print is not None:
             cover &= self._print == 0
         # A thumb is a blob; a court's frame line or a border printed to the card's edge is a
@@ -539,6 +574,9 @@ class Tracker:
     # ---- deciding ------------------------------------------------------------------------------------
 
     def _decide(self, image: np.ndarray, view: _View, frame: int) -> list[TrackEvent]:
+        went_by = self._went_by(view)
+        if went_by:
+            return went_by  # the picture is read on the next still frame, after the question
         reading = self._read(image)
         self._tries += 1
         if self._tries <= self.settings.retries and self._doubtful(reading.card, float(reading.confidence)):
@@ -567,6 +605,56 @@ class Tracker:
             crop = (total * (1.0 / len(self._stills)) + 0.5).astype(np.uint8)
         return _checked(self.reader.read(cv2.LUT(crop, _LIGHTER), window=window), self._as_is)
 
+    # ---- a card that never lay in full view ---------------------------------------------------
+
+    def _note_covered(self, image: np.ndarray, view: _View, frame: int) -> list[TrackEvent]:
+        """A still picture with something over the edge: a thumb on the card read last, or a new
+        card whose own picture reaches its edge (a deck's first court, before its print is
+        known). The new card is kept, so that it is asked about should the next card follow
+        before it lies in full view: a card dealt is never skipped in silence."""
+        assert view.ink is not None
+        reaching = self._reaching(view.ink)
+        cover = np.zeros(view.ink.shape, bool) if reaching is None else reaching
+        cover = cv2.dilate(cover.astype(np.uint8), self._kernel, iterations=2) > 0
+        if self._ref is not None and not self._differs(view, self._ref, cover):
+            return []  # the card read last, under a thumb
+        if self._covered is not None and not self._differs(view, self._covered.view, cover | self._covered.cover):
+            return []
+        events = self._went_by(view, cover)  # an earlier covered card, another than this one
+        if len(self._exposed) >= DECK_SIZE or self._empty:
+            return events
+        reading = self.reader.read(image, window=self._window_arg)
+        guess = ([reading.card] if reading.card is not None else []) + list(reading.candidates)
+        snapshot = image.copy() if self._window_arg is None else warp_window(image, self._window_arg)
+        self._covered = _Covered(view, cover, frame, snapshot, tuple(guess))
+        return events
+
+    def _went_by(self, view: _View, cover: np.ndarray | None = None) -> list[TrackEvent]:
+        """The card kept by ``_note_covered`` if ``view`` shows another card: it was dealt unread."""
+        kept, self._covered = self._covered, None
+        if kept is None:
+            return []
+        if not self._differs(view, kept.view, kept.cover if cover is None else kept.cover | cover):
+            return []  # the same card, in full view at last: it is read now
+        why = "a card lay on the box too briefly to be seen in full view"
+        if self._exposed and self._exposed[-1] is None and self.settings.hold:
+            self._held.append((None, 0.0, kept.frame))
+            return []
+        return self._unsure(None, kept.candidates, kept.frame, None, why, snapshot=kept.snapshot)
+
+    def _differs(self, a: _View, b: _View, cover: np.ndarray | None = None) -> bool:
+        """Whether two still pictures show different cards, judged where nothing lay over either."""
+        keep = np.ones(a.grey.shape, bool) if cover is None else ~cover[_EDGE:-_EDGE, _EDGE:-_EDGE]
+        kept = int(np.count_nonzero(keep))
+        if kept < 0.15 * keep.size:
+            return True  # too little of the card to tell: a new card, if anything
+        near = np.ones((2 * COVER.other_card_shift + 1,) * 2, np.uint8)
+        pa, pb = _print_of(a.grey), _print_of(b.grey)
+        changed = np.zeros(keep.shape, bool)
+        for x, y in ((pa, pb), (pb, pa)):  # both ways: a plain card lies within a busy one's range
+            changed |= cv2.max(cv2.subtract(x, cv2.dilate(y, near)), cv2.subtract(cv2.erode(y, near), x)) > self.settings.level
+        return float(np.count_nonzero(changed & keep)) / kept > COVER.other_card
+
     def _give_up(self) -> list[TrackEvent]:
         """The still picture ended while its reading was still unsure: act on the last reading,
         so a card that lay too briefly to be read is asked about, never skipped."""
@@ -586,6 +674,7 @@ class Tracker:
         card = reading.card
         confidence = float(reading.confidence)
         self._disturbed = False
+        before = self._ref
         self._remember(view)
         if self._empty and card is None:
             return []  # the empty box's floor, or something unreadable: only a card named starts a deal
@@ -596,6 +685,9 @@ class Tracker:
             # the dealer's answer tells: hold the reading until it comes.
             if card is not None and (not self._held or self._held[-1][0] != card) and len(self._held) < DECK_SIZE:
                 self._held.append((card, confidence, frame))
+            elif (card is None and (before is None or self._differs(view, before))
+                  and (not self._held or self._held[-1][0] is not None)):
+                self._held.append((None, 0.0, frame))  # another card, unread: asked about after the answer
             return []
         if card is None and self._exposed and tuple(reading.candidates[:1]) == (self._exposed[-1],):
             return []  # unsure, but its best guess is the card lying there: a hand passed over it
@@ -623,7 +715,7 @@ class Tracker:
         return self._unsure(card, (), frame, image, f"{card} read, but it was dealt at {self._exposed.index(card)}")
 
     def _unsure(self, card: Card | None, candidates: Sequence[Card], frame: int,
-                image: np.ndarray | None, reason: str) -> list[TrackEvent]:
+                image: np.ndarray | None, reason: str, *, snapshot: np.ndarray | None = None) -> list[TrackEvent]:
         """An abstention, a doubtful card, or a card the deck forbids: ask, unless the deck
         leaves a single card, which the reader did not contradict."""
         index = len(self._exposed)
@@ -637,8 +729,8 @@ class Tracker:
         ordered = ([card] if card is not None else []) + list(candidates)
         shortlist = tuple(dict.fromkeys(c for c in ordered if c in undealt))[: self.settings.candidates]
         self._exposed.append(None)
-        snapshot = None if image is None else (
-            image.copy() if self._window_arg is None else warp_window(image, self._window_arg))
+        if snapshot is None and image is not None:
+            snapshot = image.copy() if self._window_arg is None else warp_window(image, self._window_arg)
         return [NeedsConfirmation(index, frame, shortlist, snapshot, reason)]
 
     def _doubtful(self, card: Card | None, confidence: float) -> bool:
@@ -671,6 +763,13 @@ def _checked(brightened: ReadingLike, as_is: ReadingLike) -> ReadingLike:
         return brightened
     return _Abstention(tuple(dict.fromkeys((*as_is.candidates, *brightened.candidates))),
                        f"brightened, it reads {card}, which the picture as it is contradicts")
+
+
+def _print_of(grey: np.ndarray) -> np.ndarray:
+    """The picture less its shading: a passing shadow or drifting light changes the levels of a
+    whole region, the print only where it is."""
+    shading = cv2.GaussianBlur(grey, (0, 0), COVER.shading_sigma)
+    return cv2.addWeighted(grey, 1.0, shading, -1.0, 128.0)
 
 
 def _percentile(channel: np.ndarray, q: float) -> int:

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 from track_helpers import Scripted, TruthReader, expected_labels, label, run_box
 
-from faro_box.cards import FULL_DECK, Card, Colour
+from faro_box.cards import FULL_DECK, Card, Colour, Rank
 from faro_box.vision.sim.photobox import PhotoBox
 from faro_box.vision.sim.render import render_card
 from faro_box.vision.sim.simbox import SimBox
@@ -81,3 +81,38 @@ def test_the_empty_box_floor_under_a_bright_light_starts_no_phantom_deal():
     assert labels[:52] == expected_labels(box)[:52]
     assert all(kind == "empty" for kind, _, _ in labels[52:]), labels[52:]  # no question, no new deal
     assert len(tracker.exposed) == 52
+
+
+def full_bleed_court(card: Card) -> np.ndarray:
+    """A face whose court picture reaches both long edges of the card (a real deck's first court
+    does that before the tracker has seen any court's print)."""
+    face = render_card(card, width=250, height=350)
+    if card.rank >= Rank.JACK:
+        h = face.shape[0]
+        face[int(0.40 * h):int(0.60 * h), :] = (40, 60, 190)
+    return face
+
+
+def test_a_court_that_rests_too_briefly_to_be_seen_in_full_view_is_asked_about_never_skipped():
+    # Its picture reaches the window's edge, so it never counts as uncovered; it rests 5-9
+    # frames, less than the tracker waits before it forgives a still edge as the card's print.
+    # Before, the court was skipped in silence and every later card landed one index off.
+    cards = [c for c in FULL_DECK if c.rank >= Rank.JACK][:6] + [c for c in FULL_DECK if c.rank <= Rank.THREE][:6]
+    box = PhotoBox({c: full_bleed_court(c) for c in cards}, seed=5, nuisance=0.3, still=(3, 6))
+    reader = TruthReader(box)
+    tracker = Tracker(reader, window=box.window.tolist())
+    asked, named = [], []
+    for n in range(len(box)):
+        reader.frame = n
+        for event in tracker.update(box.frame(n), n):
+            if isinstance(event, NeedsConfirmation):
+                asked.append(event)
+                shown = box.truth(event.frame).card  # what the dealer sees in the snapshot
+                tracker.confirm(event.index, shown)
+            elif isinstance(event, CardExposed):
+                named.append(event)
+    courts = [i for i, c in enumerate(box.deck[:box.cards]) if c.rank >= Rank.JACK]
+    assert courts and all(box.deck[e.index] == e.card for e in named)
+    assert tracker.exposed == tuple(box.deck[:box.cards])
+    assert any(e.index in courts and "too briefly" in e.reason for e in asked)
+    assert all(e.snapshot is not None for e in asked)
