@@ -86,6 +86,11 @@ def run_deal(box: SimBox, reader: CardReader, window: bool = True) -> dict:
                 # the dealer can only name some undealt card; the deal's record stays wrong.
                 conflicts += 1
                 tracker.confirm(index, tracker.remaining()[0])
+    for _, index, answer in pending:  # the video ended before the dealer answered: he still does
+        try:
+            tracker.confirm(index, answer)
+        except VisionError:
+            conflicts += 1
     recorded = list(tracker.exposed)
     seen: set = set()
     duplicated = 0

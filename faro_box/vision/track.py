@@ -78,12 +78,11 @@ class CoverTuning:
     # The print forgiven is that of the cards read (the deck prints its indices and its courts'
     # frames in the same places), so one court teaches the next; the last deal's worth.
     remembered: int = 52
-    # Two still pictures show different cards when this share of the pixels seen on both changed
-    # beyond what a shift of this many view pixels explains (a thumb pushing the card shifts it
-    # before it slides): another card changes a seventh of them or more, even a six of another
-    # suit; the same card under a moving thumb and shifting light changes a twentieth.
-    other_card: float = 0.08
-    other_card_shift: int = 2
+    # Two still pictures show the same card when their print correlates this well at the best
+    # shift of up to this many view pixels (a thumb pushing the card shifts it before it slides):
+    # the same card twice correlates above 0.96, a 7 and an 8 of one suit up to 0.92.
+    same_card: float = 0.945
+    other_card_shift: int = 3
     shading_sigma: float = 6.0  # view pixels: light and shadow vary more slowly than a card's print
 
 
@@ -643,17 +642,15 @@ class Tracker:
         return self._unsure(None, kept.candidates, kept.frame, None, why, snapshot=kept.snapshot)
 
     def _differs(self, a: _View, b: _View, cover: np.ndarray | None = None) -> bool:
-        """Whether two still pictures show different cards, judged where nothing lay over either."""
+        """Whether two still pictures show different cards, judged where nothing lay over either:
+        their print (the shading left out) correlated at the best of a few pixels' shift."""
         keep = np.ones(a.grey.shape, bool) if cover is None else ~cover[_EDGE:-_EDGE, _EDGE:-_EDGE]
-        kept = int(np.count_nonzero(keep))
-        if kept < 0.15 * keep.size:
+        if np.count_nonzero(keep) < 0.15 * keep.size:
             return True  # too little of the card to tell: a new card, if anything
-        near = np.ones((2 * COVER.other_card_shift + 1,) * 2, np.uint8)
-        pa, pb = _print_of(a.grey), _print_of(b.grey)
-        changed = np.zeros(keep.shape, bool)
-        for x, y in ((pa, pb), (pb, pa)):  # both ways: a plain card lies within a busy one's range
-            changed |= cv2.max(cv2.subtract(x, cv2.dilate(y, near)), cv2.subtract(cv2.erode(y, near), x)) > self.settings.level
-        return float(np.count_nonzero(changed & keep)) / kept > COVER.other_card
+        pa, pb = (np.where(keep, _print_of(v.grey), np.uint8(128)).astype(np.float32) for v in (a, b))
+        m = COVER.other_card_shift
+        match = cv2.matchTemplate(pb, pa[m:-m, m:-m], cv2.TM_CCOEFF_NORMED)
+        return float(match.max()) < COVER.same_card
 
     def _give_up(self) -> list[TrackEvent]:
         """The still picture ended while its reading was still unsure: act on the last reading,
@@ -689,8 +686,9 @@ class Tracker:
                   and (not self._held or self._held[-1][0] is not None)):
                 self._held.append((None, 0.0, frame))  # another card, unread: asked about after the answer
             return []
-        if card is None and self._exposed and tuple(reading.candidates[:1]) == (self._exposed[-1],):
-            return []  # unsure, but its best guess is the card lying there: a hand passed over it
+        if (card is None and self._exposed and tuple(reading.candidates[:1]) == (self._exposed[-1],)
+                and before is not None and not self._differs(view, before)):
+            return []  # unsure, but its best guess is the card lying there, and it looks so: a hand passed over it
         if card is None or confidence < self.settings.min_confidence:
             why = (f"the reader abstained ({getattr(reading, 'why', '') or 'no reason given'})" if card is None
                    else f"{card} read with confidence {confidence:.2f}")
