@@ -137,6 +137,33 @@ def test_a_hand_passing_over_an_unreadable_top_card_is_not_a_new_card():
     assert [label(e) for e in events] == expected_labels(box)
 
 
+def test_an_unreadable_new_card_whose_best_guess_is_the_card_before_is_asked_about():
+    # A king of clubs after the king of spades: the reader sees a king, cannot tell the suit,
+    # and its best guess is the king lying there before. Before, that was taken for a hand
+    # passing over the old card: the new one was skipped in silence, every later card one off.
+    box = SimBox(seed=22, nuisance=0.3, cards=4, still=(20, 30))
+
+    def script(frame, card):
+        if card == box.deck[2]:
+            return Scripted(None, 0.4, (box.deck[1], box.deck[2]), rank=box.deck[2].rank)
+        return None
+
+    reader = TruthReader(box, script=script)
+    tracker = Tracker(reader, window=box.window)
+    questions, named = [], []
+    for n in range(len(box)):
+        reader.frame = n
+        for event in tracker.update(box.frame(n), n):
+            if isinstance(event, NeedsConfirmation):
+                questions.append(event.index)
+                tracker.confirm(event.index, box.deck[event.index])  # the dealer names it
+            elif isinstance(event, CardExposed):
+                named.append(event)
+    assert questions == [2]
+    assert all(box.deck[e.index] == e.card for e in named)
+    assert tracker.exposed == tuple(box.deck[:box.cards])
+
+
 def test_the_dealer_withdraws_a_question_when_no_card_had_left_the_box():
     box = SimBox(seed=22, nuisance=1.0, cards=3, still=(40, 60))
     covered, _ = _hover_over_card_1(box)
