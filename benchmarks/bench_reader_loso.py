@@ -60,6 +60,7 @@ class Record:
     classical: bool = False
     out: NetOutput | None = None  # the network's output, to score again at another temperature
     deck: LearnedDeck | None = None
+    second: tuple[Card | None, Rank | None] = (None, None)  # the classical reader's, same picture
 
     def at(self, temperature: float | None) -> Scores | None:
         if temperature is None or self.out is None or self.deck is None:
@@ -101,18 +102,35 @@ def outcome(reader: Reader, r: Record, t: float, temperature: float | None = Non
     return reading.card, reading.rank
 
 
-def rates(reader: Reader, records: list[Record], t: float, temperature: float | None = None) -> tuple[float, float]:
+def both(reader: Reader, r: Record, t: float, temperature: float | None = None) -> tuple[Card | None, Rank | None]:
+    """The learned and the classical reader together: what either names unless the other names
+    something else (then nothing)."""
+    card, rank = outcome(reader, r, t, temperature)
+    card2, rank2 = r.second
+    if card is not None and card2 is not None and card != card2:
+        card = None
+    else:
+        card = card or card2
+    if rank is not None and rank2 is not None and rank != rank2:
+        rank = None
+    else:
+        rank = rank or rank2
+    return card, (card.rank if card is not None else rank)
+
+
+def rates(reader: Reader, records: list[Record], t: float, temperature: float | None = None,
+          rule=outcome) -> tuple[float, float]:  # noqa: ANN001 - outcome or both
     """(wrong, right) shares of the records at threshold ``t``."""
     tally = Tally()
     for r in records:
-        tally.add(r.item, *outcome(reader, r, t, temperature))
+        tally.add(r.item, *rule(reader, r, t, temperature))
     n = max(1, tally.c["n"] + tally.c["empty"])
     return (tally.c["wrong"] + tally.c["empty_wrong"]) / n, tally.c["right"] / n
 
 
-def tune(reader: Reader, records: list[Record], temperature: float | None = None) -> float:
+def tune(reader: Reader, records: list[Record], temperature: float | None = None, rule=outcome) -> float:  # noqa: ANN001
     for t in GRID:
-        if rates(reader, records, t, temperature)[0] <= TARGET_WRONG:
+        if rates(reader, records, t, temperature, rule)[0] <= TARGET_WRONG:
             return t
     return GRID[-1]
 
@@ -147,21 +165,29 @@ def has_given(s: RealSet) -> bool:
     return s.given != "" or s.view == "corner"
 
 
-def records_for(s: RealSet, reader: Reader, items: list[Item], images: dict, mode: str, cond: str) -> list[Record]:
+def records_for(s: RealSet, reader: Reader, items: list[Item], images: dict, mode: str, cond: str,
+                classical: ClassicalReader | None = None) -> list[Record]:
     out = []
     for k, item in enumerate(items):
         image = CONDITIONS[cond](images[item.path], k)
         patches: np.ndarray | None
+        quad = None
         if s.view == "corner":
             patches = np.stack([corner_patch(image)])
         else:
             quad = quad_of(s, image, item, mode)
             patches = None if quad is None else reader.patches(image, CardView(image, quad))
+        second: tuple[Card | None, Rank | None] = (None, None)
+        if classical is not None and (quad is not None or s.view == "corner" or mode == "end to end"):
+            # End to end the classical reader finds the card itself, as the box's reader does.
+            window = quad.ravel().tolist() if quad is not None and mode != "end to end" else None
+            reading = classical.read(image, window=window)
+            second = (reading.card, reading.rank)
         if patches is None or reader.net is None:
-            out.append(Record(item, None))
+            out.append(Record(item, None, second=second))
             continue
         raw = reader.net(patches)
-        out.append(Record(item, scores(raw, reader.deck, reader.accept), out=raw, deck=reader.deck))
+        out.append(Record(item, scores(raw, reader.deck, reader.accept), out=raw, deck=reader.deck, second=second))
     return out
 
 
@@ -242,18 +268,12 @@ def main() -> int:
         modes = [m for m in MODES if m == "end to end" or has_given(s)]
         if s.view == "corner":
             modes = ["card given"]  # a corner close-up is the card's corner: nothing to locate
-        gen[s.name] = {(m, c): records_for(s, generic, items, images, m, c) for m in modes for c in CONDITIONS}
-        for m in modes:  # the former reader, generic templates, beside it
-            old = ClassicalReader(view=View.CORNER if s.view == "corner" else View.FACE)
+        old = ClassicalReader(view=View.CORNER if s.view == "corner" else View.FACE)
+        gen[s.name] = {(m, c): records_for(s, generic, items, images, m, c, old) for m in modes for c in CONDITIONS}
+        for m in modes:  # the classical reader, generic templates, beside it
             tally = Tally()
-            for item in items:
-                image = images[item.path]
-                quad = None if s.view == "corner" or m == "end to end" else quad_of(s, image, item, m)
-                if m != "end to end" and s.view != "corner" and quad is None:
-                    tally.add(item, None, None)
-                    continue
-                reading = old.read(image, window=quad.ravel().tolist() if quad is not None else None)
-                tally.add(item, reading.card, reading.rank)
+            for r in gen[s.name][(m, "as shot")]:
+                tally.add(r.item, *r.second)
             classical[(s.name, m)] = tally.text()
         enrol, test, same = split(s, items)
         enr[s.name] = {}
@@ -279,22 +299,27 @@ def main() -> int:
     any_enrolled = next(iter(enr_readers.values()), generic)
     if args.calibrate:
         print(f"generic threshold over every out-of-sample set: {tune(generic, pool(gen, '')):.4f}")
+        print(f"generic threshold beside the classical reader over every out-of-sample set: "
+              f"{tune(generic, pool(gen, ''), rule=both):.4f}")
         temperature, t = tune_enrolled(any_enrolled, pool(enr, ""))
         print(f"enrolled temperature and threshold over every out-of-sample set: {temperature} {t:.4f}")
     print("\nLeave one set out: correct / wrong / abstain, % of the left-out set's cards "
           "(wrong counts a card named on an empty slot too); threshold tuned on the other out-of-sample sets")
     head = "| set | in-sample | mode | n | classical generic as shot | t | generic as shot | generic Pi cast | " \
-           "generic glare | t | enrolled as shot | enrolled Pi cast | enrolled glare |"
+           "generic glare | t | both generic as shot | both Pi cast | both glare | t | enrolled as shot | " \
+           "enrolled Pi cast | enrolled glare |"
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     for s in chosen:
         t_g = tune(generic, pool(gen, s.name))
+        t_b = tune(generic, pool(gen, s.name), rule=both)
         temp_e, t_e = tune_enrolled(any_enrolled, pool(enr, s.name))
         for m in MODES:
             if (m, "as shot") not in gen[s.name]:
                 continue
             cells = []
-            for table, reader, t, temp in ((gen, generic, t_g, None), (enr, enr_readers.get(f"{s.name}/{m}"), t_e, temp_e)):
+            for table, reader, t, temp, rule in ((gen, generic, t_g, None, outcome), (gen, generic, t_b, None, both),
+                                                 (enr, enr_readers.get(f"{s.name}/{m}"), t_e, temp_e, outcome)):
                 cells.append(f"{t:.3f}" + (f" (T {temp})" if temp is not None else ""))
                 for c in CONDITIONS:
                     recs = table[s.name].get((m, c))
@@ -303,7 +328,7 @@ def main() -> int:
                         continue
                     tally = Tally()
                     for r in recs:
-                        tally.add(r.item, *outcome(reader, r, t, temp))
+                        tally.add(r.item, *rule(reader, r, t, temp))
                     cells.append(tally.text())
             n = sum(1 for r in gen[s.name][(m, "as shot")] if not r.item.empty)
             print(f"| {s.name} | {'yes' if s.in_sample else 'no'} | {m} | {n} | {classical[(s.name, m)]} | "
