@@ -79,8 +79,10 @@ class CoverTuning:
     # frames in the same places), so one court teaches the next; the last deal's worth.
     remembered: int = 52
     # Two still pictures show the same card when their print correlates this well at the best
-    # shift of up to this many view pixels (a thumb pushing the card shifts it before it slides):
-    # the same card twice correlates above 0.96, a 7 and an 8 of one suit up to 0.92.
+    # shift of up to this many view pixels (a thumb pushing the card shifts it before it slides),
+    # times how well the camera's picture correlates with itself from one still frame to the
+    # next: with a clean camera the same card twice correlates above 0.96, a 7 and an 8 of one
+    # suit up to 0.92.
     same_card: float = 0.945
     other_card_shift: int = 3
     shading_sigma: float = 6.0  # view pixels: light and shadow vary more slowly than a card's print
@@ -254,6 +256,7 @@ class Tracker:
         # Cards read while the top awaits the dealer; None: a card went by unread meanwhile.
         self._held: list[tuple[Card | None, float, int]] = []
         self._covered: _Covered | None = None  # a new card seen lying still, never in full view
+        self._steady: _View | None = None  # the frame before this one, when nothing moved between
         self._queued: list[TrackEvent] = []  # events the dealer's answer released
         self._last_frame: int | None = None
         self._crop: tuple[int, int, int, int] | None = None
@@ -412,8 +415,10 @@ class Tracker:
             self._disturbed = True
             self._empty_checked = False
             settled = self._give_up()
+            self._steady = None
         else:
             self._still += 1
+            self._steady = self._prev
         self._prev = view
         if not view.visible and self._still >= COVER.settle_frames and not view.paperless:
             view = _View(view.grey, True, view.paperless, view.ink, view.gains,
@@ -637,20 +642,22 @@ class Tracker:
             return []  # the same card, in full view at last: it is read now
         why = "a card lay on the box too briefly to be seen in full view"
         if self._exposed and self._exposed[-1] is None and self.settings.hold:
-            self._held.append((None, 0.0, kept.frame))
+            if not self._held or self._held[-1][0] is not None:
+                self._held.append((None, 0.0, kept.frame))
             return []
         return self._unsure(None, kept.candidates, kept.frame, None, why, snapshot=kept.snapshot)
 
     def _differs(self, a: _View, b: _View, cover: np.ndarray | None = None) -> bool:
-        """Whether two still pictures show different cards, judged where nothing lay over either:
-        their print (the shading left out) correlated at the best of a few pixels' shift."""
-        keep = np.ones(a.grey.shape, bool) if cover is None else ~cover[_EDGE:-_EDGE, _EDGE:-_EDGE]
-        if np.count_nonzero(keep) < 0.15 * keep.size:
+        """Whether two still pictures show different cards (``a`` this frame's), judged where
+        nothing lay over either: their print correlated, against how well this camera's picture
+        correlates with itself from one still frame to the next (a noisy camera's, less)."""
+        like = _likeness(a, b, cover)
+        if like is None:
             return True  # too little of the card to tell: a new card, if anything
-        pa, pb = (np.where(keep, _print_of(v.grey), np.uint8(128)).astype(np.float32) for v in (a, b))
-        m = COVER.other_card_shift
-        match = cv2.matchTemplate(pb, pa[m:-m, m:-m], cv2.TM_CCOEFF_NORMED)
-        return float(match.max()) < COVER.same_card
+        ceiling = 1.0
+        if self._steady is not None and self._steady is not a:
+            ceiling = min(1.0, max(0.0, _likeness(a, self._steady, None) or 1.0))
+        return like < COVER.same_card * ceiling
 
     def _give_up(self) -> list[TrackEvent]:
         """The still picture ended while its reading was still unsure: act on the last reading,
@@ -761,6 +768,17 @@ def _checked(brightened: ReadingLike, as_is: ReadingLike) -> ReadingLike:
         return brightened
     return _Abstention(tuple(dict.fromkeys((*as_is.candidates, *brightened.candidates))),
                        f"brightened, it reads {card}, which the picture as it is contradicts")
+
+
+def _likeness(a: _View, b: _View, cover: np.ndarray | None) -> float | None:
+    """How well two pictures' print (the shading left out) correlates where ``cover`` (view
+    pixels) lay over neither, at the best of a few pixels' shift; None: too little left to tell."""
+    keep = np.ones(a.grey.shape, bool) if cover is None else ~cover[_EDGE:-_EDGE, _EDGE:-_EDGE]
+    if np.count_nonzero(keep) < 0.15 * keep.size:
+        return None
+    pa, pb = (np.where(keep, _print_of(v.grey), np.uint8(128)).astype(np.float32) for v in (a, b))
+    m = COVER.other_card_shift
+    return float(cv2.matchTemplate(pb, pa[m:-m, m:-m], cv2.TM_CCOEFF_NORMED).max())
 
 
 def _print_of(grey: np.ndarray) -> np.ndarray:
