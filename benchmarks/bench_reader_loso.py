@@ -42,7 +42,7 @@ from faro_box.vision.learned_deck import LearnedDeck, Mode  # noqa: E402
 from faro_box.vision.learned_reader import Acceptance, Scores, scores  # noqa: E402
 from faro_box.vision.locate import CardView, find_card, parse_window, warp_quad  # noqa: E402
 from faro_box.vision.profile import View  # noqa: E402
-from faro_box.vision.reader import ClassicalReader, Reader  # noqa: E402
+from faro_box.vision.reader import ClassicalReader, Reader, Reading, joined  # noqa: E402
 
 TARGET_WRONG = 0.001
 GRID = tuple(float(t) for t in np.round(np.concatenate([np.arange(0.5, 0.95, 0.05), np.arange(0.95, 0.9999, 0.005)]), 4))
@@ -60,7 +60,7 @@ class Record:
     classical: bool = False
     out: NetOutput | None = None  # the network's output, to score again at another temperature
     deck: LearnedDeck | None = None
-    second: tuple[Card | None, Rank | None] = (None, None)  # the classical reader's, same picture
+    second: Reading | None = None  # the classical reader's, of the same picture
 
     def at(self, temperature: float | None) -> Scores | None:
         if temperature is None or self.out is None or self.deck is None:
@@ -103,19 +103,17 @@ def outcome(reader: Reader, r: Record, t: float, temperature: float | None = Non
 
 
 def both(reader: Reader, r: Record, t: float, temperature: float | None = None) -> tuple[Card | None, Rank | None]:
-    """The learned and the classical reader together: what either names unless the other names
-    something else (then nothing)."""
-    card, rank = outcome(reader, r, t, temperature)
-    card2, rank2 = r.second
-    if card is not None and card2 is not None and card != card2:
-        card = None
+    """The learned and the classical reader together, as Method.JOINT joins them."""
+    if r.classical:
+        return outcome(reader, r, t, temperature)
+    s = r.at(temperature)
+    if s is None:
+        return None, None
+    if r.second is None:
+        reading = reader.decide(s, Acceptance(t, t))
     else:
-        card = card or card2
-    if rank is not None and rank2 is not None and rank != rank2:
-        rank = None
-    else:
-        rank = rank or rank2
-    return card, (card.rank if card is not None else rank)
+        reading = joined(reader.decide(s, Acceptance(t, t)), r.second)
+    return reading.card, reading.card.rank if reading.card is not None else reading.rank
 
 
 def rates(reader: Reader, records: list[Record], t: float, temperature: float | None = None,
@@ -177,12 +175,10 @@ def records_for(s: RealSet, reader: Reader, items: list[Item], images: dict, mod
         else:
             quad = quad_of(s, image, item, mode)
             patches = None if quad is None else reader.patches(image, CardView(image, quad))
-        second: tuple[Card | None, Rank | None] = (None, None)
-        if classical is not None and (quad is not None or s.view == "corner" or mode == "end to end"):
-            # End to end the classical reader finds the card itself, as the box's reader does.
-            window = quad.ravel().tolist() if quad is not None and mode != "end to end" else None
-            reading = classical.read(image, window=window)
-            second = (reading.card, reading.rank)
+        second: Reading | None = None
+        if classical is not None:
+            # The same card the learned reader reads, as Method.JOINT gives it to both.
+            second = classical.read(image) if quad is None else classical.read_view(CardView(image, quad))
         if patches is None or reader.net is None:
             out.append(Record(item, None, second=second))
             continue
@@ -273,7 +269,7 @@ def main() -> int:
         for m in modes:  # the classical reader, generic templates, beside it
             tally = Tally()
             for r in gen[s.name][(m, "as shot")]:
-                tally.add(r.item, *r.second)
+                tally.add(r.item, *((r.second.card, r.second.rank) if r.second is not None else (None, None)))
             classical[(s.name, m)] = tally.text()
         enrol, test, same = split(s, items)
         enr[s.name] = {}

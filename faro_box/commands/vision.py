@@ -24,7 +24,7 @@ from faro_box.devices.image_files import read_image
 from faro_box.errors import CardError, VisionError
 from faro_box.vision.locate import find_card, parse_window, warp_quad
 from faro_box.vision.profile import DeckProfile, View, build_profile, sample_from_view
-from faro_box.vision.reader import Reader
+from faro_box.vision.reader import Method, Reader
 from faro_box.vision.stills import still_frames
 
 
@@ -90,12 +90,16 @@ def parse_window_arg(text: str | None) -> list[float] | None:
     return values
 
 
-def make_reader(profile_path: str | None, view: str | None, learned: bool = False) -> Reader:
+def make_reader(profile_path: str | None, view: str | None, learned: bool = False,
+                method: str | None = None) -> Reader:
+    """``method``: classical, learned or joint (vision.reader.Method); ``learned`` is short for
+    learned; neither: the reader's default for the profile."""
     profile = DeckProfile.load(profile_path) if profile_path else None
-    if learned and profile is not None and profile.learned is None:
+    chosen = Method(method) if method else Method.LEARNED if learned else None
+    if chosen is Method.LEARNED and profile is not None and profile.learned is None:
         raise VisionError(f"the deck profile {profile_path!r} has no learned part (made before the learned "
                           "reader): enrol the deck again to read it with --learned")
-    return Reader(profile, view=View(view) if view else None, learned=learned)
+    return Reader(profile, view=View(view) if view else None, method=chosen)
 
 
 def timed(read: Callable[[np.ndarray], object], image: np.ndarray) -> tuple[object, float]:
@@ -310,7 +314,7 @@ def _cmd_enroll(args: argparse.Namespace) -> int:
 
 def _cmd_read(args: argparse.Namespace) -> int:
     window = parse_window_arg(args.window)
-    reader = make_reader(args.profile, args.view, args.learned)
+    reader = make_reader(args.profile, args.view, args.learned, args.method)
     failures = 0
     for path in args.images:
         try:
@@ -328,7 +332,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    reader = make_reader(args.profile, args.view, args.learned)
+    reader = make_reader(args.profile, args.view, args.learned, args.method)
     result = evaluate(reader, load_labels(args.labels), window=parse_window_arg(args.window))
     if args.json:
         print(json.dumps(result, indent=2))
@@ -342,6 +346,13 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         else:
             print(f"{key}: {value:.4f}" if isinstance(value, float) else f"{key}: {value}")
     return 0
+
+
+def _method_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--method", choices=[m.value for m in Method],
+                   help="classical: the profile's glyph templates; learned: the shipped network; joint: both "
+                        "(default: joint for the generic profile, classical for an enrolled deck)")
+    p.add_argument("--learned", action="store_true", help="short for --method learned")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -365,7 +376,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", help="a deck profile from 'vision enroll' (default: the generic profile)")
     p.add_argument("--window", help="x1,y1,...,x4,y4 clockwise from top-left: the calibrated window")
     p.add_argument("--view", choices=views, help="override the profile's view")
-    p.add_argument("--learned", action="store_true", help="read with the learned network (the shipped ONNX model)")
+    _method_options(p)
     p.set_defaults(func=_cmd_read)
 
     p = sub.add_parser("eval", help="accuracy, wrong reads, abstentions, confusions, ms per frame")
@@ -374,5 +385,5 @@ def configure(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--window")
     p.add_argument("--view", choices=views)
     p.add_argument("--json", action="store_true", help="print one JSON document")
-    p.add_argument("--learned", action="store_true", help="read with the learned network (the shipped ONNX model)")
+    _method_options(p)
     p.set_defaults(func=_cmd_eval)

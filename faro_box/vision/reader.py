@@ -9,6 +9,7 @@ Colour never picks the suit: it can only veto.
 
 from __future__ import annotations
 
+import enum
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -61,34 +62,57 @@ def _similarity(feats: np.ndarray, v: np.ndarray) -> np.ndarray:
     return similarity(feats, v, np.einsum("ij,ij->i", feats, feats))
 
 
+class Method(enum.Enum):
+    """How a Reader reads the index."""
+
+    CLASSICAL = "classical"  # the glyph templates of the deck profile
+    LEARNED = "learned"  # the learned network (vision/learned.py)
+    # Both on the same found card: the network's card unless the templates name another; the
+    # templates' card where it is among the network's two best guesses. Each alone reads fewer
+    # of the decks it never saw (benchmarks/bench_reader_loso.py), and together they are as
+    # rarely wrong.
+    JOINT = "joint"
+
+
 class Reader:
     """Reads cards with one deck profile (the generic one when none is given).
 
-    ``learned``: the learned network reads the index (vision/learned.py), by its generic heads
-    or the enrolled deck's prototypes; a deck whose enrolment saw too few indices is read by the
-    classical templates, as its profile says. Without ``learned`` the classical reader reads:
-    the shipped network does not yet beat it (benchmarks/bench_reader_loso.py), so it stays the
-    default until one that does is trained.
+    ``method``: by default the generic reading (no profile) is JOINT and an enrolled deck is
+    read by its classical templates; ``learned`` is short for LEARNED: the network reads the
+    index by its generic heads or the enrolled deck's prototypes. A deck whose enrolment saw too
+    few indices is read by the classical templates, as its profile says.
     """
 
     def __init__(self, profile: DeckProfile | None = None, *, view: View | None = None,
-                 learned: bool = False, net: IndexNet | None = None) -> None:
+                 learned: bool = False, net: IndexNet | None = None, method: Method | None = None) -> None:
         self.profile = profile
         self.view = view if view is not None else profile.view if profile is not None else View.FACE
         self.deck = profile.learned if profile is not None else None
         self.accept = ENROLLED if self.deck is not None else GENERIC
-        self._classical: ClassicalReader | None = None
-        if not learned or (self.deck is not None and self.deck.mode is Mode.FACE):
-            self._classical = ClassicalReader(profile, view=self.view)
-        self.net = net if net is not None else shipped_net() if self._classical is None else None
+        if method is None:
+            method = Method.LEARNED if learned else Method.JOINT if profile is None else Method.CLASSICAL
+        if method is not Method.CLASSICAL and self.deck is not None and self.deck.mode is Mode.FACE:
+            method = Method.CLASSICAL
+        self.method = method
+        self._classical = ClassicalReader(profile, view=self.view) if method is not Method.LEARNED else None
+        self.net = net if net is not None else shipped_net() if method is not Method.CLASSICAL else None
 
     def read(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None) -> Reading:
-        if self._classical is not None:
+        if self.method is Method.CLASSICAL:
+            assert self._classical is not None
             return self._classical.read(image, window=window)
         image = check_image(image)
         view = self.locate(image, window=window)
         if view is None and self.view is not View.CORNER:
             return Reading(None, 0.0, present=False, why="no card found")
+        learned = self._read_learned(image, view)
+        if self.method is Method.LEARNED:
+            return learned
+        assert self._classical is not None
+        classical = self._classical.read(image) if view is None else self._classical.read_view(view)
+        return joined(learned, classical)
+
+    def _read_learned(self, image: np.ndarray, view: CardView | None) -> Reading:
         s = self.scores(self.patches(image, view))
         reading = self.decide(s)
         if reading.card is not None and view is not None and len(s.rank) == 1 and reading.card.rank <= Rank.TEN:
@@ -130,6 +154,43 @@ class Reader:
         return Reading(d.card, d.confidence, d.candidates, present=present, rank=d.rank, suit=d.suit, why=d.why)
 
 
+JOINT_GUESSES = 2  # the templates' card is taken where it is among this many of the network's best
+
+
+def joined(learned: Reading, classical: Reading) -> Reading:
+    """Method.JOINT: one reading from the network's and the templates' of the same card."""
+    card = learned.card
+    if card is not None:
+        if classical.card == card:
+            return learned
+        # Alone, the network's card stands where the templates saw the index and are unsure of
+        # it without contradicting it; where they found no index at all, it may be covered, and
+        # a half-covered index is where the network alone misreads (a Q cut to a J).
+        alone = (classical.card is None and bool(classical.candidates)
+                 and classical.rank in (None, card.rank) and classical.suit in (None, card.suit))
+        if alone:
+            return learned
+        why = (f"the learned reader read {card}, the classical one {classical.card}" if classical.card
+               else f"the learned reader read {card}, the classical one {classical.why or 'abstained'}")
+        return Reading(None, min(learned.confidence, 0.49), _merged(learned, classical), present=True, why=why)
+    if classical.card is not None and classical.card in learned.candidates[:JOINT_GUESSES]:
+        return classical
+    guesses = learned.candidates[:JOINT_GUESSES]
+    rank = learned.rank
+    if classical.rank is not None and rank in (None, classical.rank) and classical.rank in {c.rank for c in guesses}:
+        rank = classical.rank
+    suit = learned.suit if classical.suit in (None, learned.suit) else None
+    why = learned.why or classical.why
+    if classical.card is not None:
+        why = f"the classical reader read {classical.card}, not among the learned one's best guesses"
+    return Reading(None, min(learned.confidence, 0.49), _merged(learned, classical),
+                   present=learned.present or classical.present, rank=rank, suit=suit, why=why or "unsure")
+
+
+def _merged(a: Reading, b: Reading) -> tuple[Card, ...]:
+    return tuple(dict.fromkeys(a.candidates + b.candidates))
+
+
 class ClassicalReader:
     """Reads cards by glyph templates with one deck profile (the generic one when none is given)."""
 
@@ -164,6 +225,10 @@ class ClassicalReader:
         if quad is None:
             return Reading(None, 0.0, present=False, why="no card found")
         return self._read_face(CardView(image, quad))
+
+    def read_view(self, view: CardView) -> Reading:
+        """The card already found (or given): ``view``."""
+        return self._read_face(view)
 
     def _read_face(self, view: CardView) -> Reading:
         votes = []
