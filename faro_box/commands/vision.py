@@ -25,7 +25,6 @@ from faro_box.errors import CardError, VisionError
 from faro_box.vision.locate import find_card, parse_window, warp_quad
 from faro_box.vision.profile import DeckProfile, View, build_profile, sample_from_view
 from faro_box.vision.reader import Method, Reader
-from faro_box.vision.stills import still_frames
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +208,10 @@ def video_frames(path: str) -> Iterator[np.ndarray]:
 def enroll_video(path: str, order: Sequence[Card], *, name: str, window: list[float] | None = None):  # noqa: ANN201
     """A DeckProfile from a video of the deck dealt in ``order``: the first still, fully visible
     frame after each change is one card."""
+    # Here, not at the top: the tracker it runs on is imported for enrolling from a video only
+    # (`vision read` on a folder of crops should not pay for it).
+    from faro_box.vision.stills import still_frames
+
     stills = still_frames(video_frames(path), window=window)
     if len(stills) != len(order):
         raise VisionError(f"the video {path!r} shows {len(stills)} card(s) at rest, but the order names "

@@ -67,18 +67,27 @@ def ink_mask(bgr: np.ndarray, paper_kernel: int, strength: float) -> np.ndarray:
     return cv2.threshold(_darkness(bgr, paper_kernel)[0], level, 1, cv2.THRESH_BINARY)[1]
 
 
-def _darkness(bgr: np.ndarray, paper_kernel: int) -> tuple[np.ndarray, np.ndarray]:
-    """ink_map's ink as 0..255 (uint8), and the white-balanced image."""
+def _darkness(bgr: np.ndarray, paper_kernel: int, work: _Work | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """ink_map's ink as 0..255 (uint8), and the white-balanced image; in ``work``'s arrays
+    when given (the same numbers)."""
     k = _rect_kernel(paper_kernel)
-    # The paper is the local bright envelope of each channel; ink is what falls below it.
-    paper = cv2.blur(cv2.dilate(bgr, k), (paper_kernel, paper_kernel))
-    balanced = cv2.divide(bgr, cv2.max(paper, _EIGHTS), scale=255)  # type: ignore[call-overload]
-    b, g, r = cv2.split(balanced)
-    return 255 - cv2.min(cv2.min(b, g), r), balanced
+    if work is None:
+        # The paper is the local bright envelope of each channel; ink is what falls below it.
+        paper = cv2.blur(cv2.dilate(bgr, k), (paper_kernel, paper_kernel))
+        balanced = cv2.divide(bgr, cv2.max(paper, _EIGHTS), scale=255)  # type: ignore[call-overload]
+        b, g, r = cv2.split(balanced)
+        return 255 - cv2.min(cv2.min(b, g), r), balanced
+    paper = cv2.blur(cv2.dilate(bgr, k, dst=work.spread), (paper_kernel, paper_kernel), dst=work.paper)
+    paper = cv2.max(paper, _EIGHTS, dst=paper)  # type: ignore[call-overload]
+    balanced = cv2.divide(bgr, paper, dst=work.spread, scale=255)
+    lowest = cv2.extractChannel(balanced, 0, dst=work.lowest)
+    lowest = cv2.min(lowest, cv2.extractChannel(balanced, 1, dst=work.channel), dst=lowest)
+    lowest = cv2.min(lowest, cv2.extractChannel(balanced, 2, dst=work.channel), dst=lowest)
+    return cv2.bitwise_not(lowest, dst=work.darkness), balanced  # 255 - lowest, for uint8
 
 
-def _strength(darkness: np.ndarray) -> np.ndarray:
-    return np.multiply(darkness, np.float32(1.0 / 255.0), dtype=np.float32)
+def _strength(darkness: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    return np.multiply(darkness, np.float32(1.0 / 255.0), dtype=np.float32, out=out)
 
 
 # Thresholds on the ink strength as levels of the darkness it comes from (the strength is a
@@ -94,6 +103,45 @@ _KERNELS: dict[int, np.ndarray] = {}
 _KERNEL_3 = np.ones((3, 3), np.uint8)
 
 
+class _Work:
+    """find_index's work arrays for images of one shape, kept from call to call: the few hundred
+    kilobytes a corner's reading needs, allocated and freed anew for every image, were handed
+    back to the system by the C library and faulted in again at the next (about a tenth of a
+    `vision read` process's time on 200 corner crops)."""
+
+    __slots__ = ("shape", "spread", "paper", "lowest", "channel", "darkness", "ink", "binary", "labels")
+
+    def __init__(self, shape: tuple[int, ...]) -> None:
+        h, w = shape[:2]
+        self.shape = shape
+        self.spread = np.empty((h, w, 3), np.uint8)  # the dilated image, then the balanced one
+        self.paper = np.empty((h, w, 3), np.uint8)
+        self.lowest = np.empty((h, w), np.uint8)
+        self.channel = np.empty((h, w), np.uint8)
+        self.darkness = np.empty((h, w), np.uint8)
+        self.ink = np.empty((h, w), np.float32)
+        self.binary = np.empty((h, w), np.uint8)
+        self.labels = np.empty((h, w), np.uint16)
+
+
+# Work arrays not in use now. Each call takes its own (a list's pop and append are atomic, so two
+# readers in two threads never share one) and puts it back; a few are kept, for images up to a
+# camera frame's size (a larger one's arrays are its own, as before).
+_IDLE_WORK: list[_Work] = []
+_KEEP_WORK = 2
+_WORK_MAX_PIXELS = 640 * 480
+
+
+def _take_work(shape: tuple[int, ...]) -> _Work | None:
+    if len(shape) != 3 or shape[2] != 3 or shape[0] * shape[1] > _WORK_MAX_PIXELS:
+        return None
+    try:
+        work = _IDLE_WORK.pop()
+    except IndexError:
+        return _Work(shape)
+    return work if work.shape == shape else _Work(shape)
+
+
 def _rect_kernel(size: int) -> np.ndarray:
     """The size×size rectangle, made once per size (the reader asks for the same few every frame)."""
     k = _KERNELS.get(size)
@@ -102,8 +150,9 @@ def _rect_kernel(size: int) -> np.ndarray:
     return k
 
 
-def components(binary: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-    """8-connected components of a 0/1 image: count, labels, stats (cv2.CC_STAT_* columns).
+def components(binary: np.ndarray, labels: np.ndarray | None = None) -> tuple[int, np.ndarray, np.ndarray]:
+    """8-connected components of a 0/1 image: count, labels, stats (cv2.CC_STAT_* columns);
+    the labels in ``labels`` where it is given and they are 16-bit.
 
     16-bit labels wherever they cannot overflow (8-connected components need a pixel between
     them: an h×w image holds at most ⌈h/2⌉·⌈w/2⌉): OpenCV's 16-bit path gave the same labels
@@ -111,7 +160,9 @@ def components(binary: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     """
     h, w = binary.shape
     ltype = cv2.CV_16U if ((h + 1) // 2) * ((w + 1) // 2) < 65535 else cv2.CV_32S
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8, ltype=ltype)
+    if ltype != cv2.CV_16U:
+        labels = None
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, labels=labels, connectivity=8, ltype=ltype)
     return n, labels, stats
 
 
@@ -121,12 +172,24 @@ def find_index(bgr: np.ndarray, *, expect_height: float | None = None, paper_ker
     ``expect_height`` (pixels) is the rank glyph height when the view is calibrated (the
     canonical face); for free corner crops it is None and glyph pairs of any size compete.
     """
+    work = _take_work(bgr.shape)
+    try:
+        return _find_index(bgr, expect_height, paper_kernel, work)
+    finally:
+        if work is not None and len(_IDLE_WORK) < _KEEP_WORK:
+            _IDLE_WORK.append(work)
+
+
+def _find_index(bgr: np.ndarray, expect_height: float | None, paper_kernel: int, work: _Work | None) -> Index | None:
+    """find_index, in ``work``'s arrays where given: nothing it returns is one of them."""
     h, w = bgr.shape[:2]
     if paper_kernel <= 0:
         paper_kernel = max(9, (min(h, w) // 6) | 1)
-    darkness, _ = _darkness(bgr, paper_kernel)
-    ink = _strength(darkness)
-    n, labels, stats = components(cv2.threshold(darkness, _GLYPH_ABOVE, 1, cv2.THRESH_BINARY)[1])
+    darkness, _ = _darkness(bgr, paper_kernel, work)
+    ink = _strength(darkness, work.ink if work is not None else None)
+    binary = cv2.threshold(darkness, _GLYPH_ABOVE, 1, cv2.THRESH_BINARY,
+                           dst=work.binary if work is not None else None)[1]
+    n, labels, stats = components(binary, work.labels if work is not None else None)
     boxes: list[Box] = []
     singles: dict[int, Box] = {}
     # A plain loop: a corner holds a few dozen components, fewer than numpy's per-call cost pays for.

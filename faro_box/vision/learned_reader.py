@@ -78,6 +78,9 @@ class Decision:
 
 RANKS: tuple[Rank, ...] = tuple(Rank)
 SUITS: tuple[Suit, ...] = tuple(Suit)
+# Card k of the rank x suit score table (k = 4 * rank index + suit index), made once: a reading
+# names five candidates, and a card is a value.
+CARDS_BY_SCORE_INDEX: tuple[Card, ...] = tuple(Card(r, s) for r in RANKS for s in SUITS)
 CANDIDATES = 5  # offered to a "confirm that card" prompt
 
 
@@ -104,12 +107,12 @@ def decide(s: Scores, accept: Acceptance) -> Decision:
     r_i, s_i = int(rank.argmax()), int(suit.argmax())
     joint = (rank[:, None] * suit[None, :]).ravel()
     order = np.argsort(joint)[::-1][:CANDIDATES]
-    candidates = tuple(Card(RANKS[k // 4], SUITS[k % 4]) for k in order)
+    candidates = tuple(CARDS_BY_SCORE_INDEX[k] for k in order.tolist())
     rank_ok = not why and rank[r_i] >= accept.rank
     suit_ok = not why and suit[s_i] >= accept.suit
     confidence = _confidence(float(rank[r_i]), float(suit[s_i]), accept)
     if rank_ok and suit_ok:
-        return Decision(Card(RANKS[r_i], SUITS[s_i]), confidence, candidates, RANKS[r_i], SUITS[s_i], "")
+        return Decision(CARDS_BY_SCORE_INDEX[4 * r_i + s_i], confidence, candidates, RANKS[r_i], SUITS[s_i], "")
     why = why or ("rank unsure" if not rank_ok else "suit unsure")
     return Decision(None, min(confidence, 0.49), candidates, RANKS[r_i] if rank_ok else None,
                     SUITS[s_i] if suit_ok else None, why)

@@ -40,7 +40,12 @@ class ClassTemplates:
         # (numpy's maximum.at, one element at a time, cost more than the product on a small profile).
         self.order = np.argsort(labels, kind="stable")
         sorted_labels = labels[self.order] - offset
-        self.present = np.unique(sorted_labels)  # classes that have templates (the others score -1)
+        # The classes that have templates (the others score -1): np.unique's own steps on the
+        # sorted labels, without the import of numpy.ma that np.unique makes.
+        first = np.empty(len(sorted_labels), bool)
+        first[:1] = True
+        np.not_equal(sorted_labels[1:], sorted_labels[:-1], out=first[1:])
+        self.present = sorted_labels[first]
         self.starts = np.searchsorted(sorted_labels, self.present)
         self.classes = classes
         self._pruned = len(feats) >= _FULL_BELOW and feats.shape[1] > _AXES

@@ -32,7 +32,15 @@ from faro_box.vision.features import (
 from faro_box.vision.index_patch import IndexWindow, corner_patch, face_patches
 from faro_box.vision.learned import IndexNet, shipped_net
 from faro_box.vision.learned_deck import Mode
-from faro_box.vision.learned_reader import ENROLLED, GENERIC, Acceptance, Scores, decide, scores
+from faro_box.vision.learned_reader import (
+    CARDS_BY_SCORE_INDEX,
+    ENROLLED,
+    GENERIC,
+    Acceptance,
+    Scores,
+    decide,
+    scores,
+)
 from faro_box.vision.locate import CANON_H, CANON_W, CardView, check_image, find_card, parse_window
 from faro_box.vision.nearest import ClassTemplates, similarity
 from faro_box.vision.pips import count_pips, count_pips_in, pip_area
@@ -284,7 +292,7 @@ class ClassicalReader:
         rank_ok = conf_rank >= 0.5 and "rank" not in why and "pips" not in why
         suit_ok = conf_suit >= 0.5 and not suit_why
         if not why and rank_ok and suit_ok:
-            return Reading(Card(rank, suit), confidence, candidates, present=True, rank=rank, suit=suit)
+            return Reading(CARDS_BY_SCORE_INDEX[4 * r_i + s_i], confidence, candidates, present=True, rank=rank, suit=suit)
         why = why or ("rank unsure" if not rank_ok else "suit unsure")
         return Reading(None, min(confidence, 0.49), candidates, present=True,
                        rank=rank if rank_ok else None, suit=suit if suit_ok else None, why=why)
@@ -400,7 +408,7 @@ def _pick_suit(scores: np.ndarray, red: bool | None, accept: tuple[float, float]
 def _candidates(rank_scores: np.ndarray, suit_scores: np.ndarray, n: int = 5) -> tuple[Card, ...]:
     joint = rank_scores[:, None] + suit_scores[None, :]
     order = np.argsort(joint.ravel())[::-1][:n]
-    return tuple(Card(RANKS[k // 4], SUITS[k % 4]) for k in order)
+    return tuple(CARDS_BY_SCORE_INDEX[k] for k in order.tolist())
 
 
 def _looks_like_card(face: np.ndarray) -> bool:
