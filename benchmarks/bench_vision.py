@@ -186,7 +186,10 @@ def main() -> int:
     window = [100, 60, 300, 60, 300, 340, 100, 340]
     crops: list[np.ndarray] = [np.asarray(cv2.imread(str(t.path))) for t in test[::16]]
     classical_generic = ClassicalReader()
+    joint = Reader()  # the box's own generic reader: learned and classical together
     for name, read, frames in (
+            ("find mode, synthetic scenes, joint (the box's)", joint.read, synth),
+            ("window mode, synthetic scenes, joint (the box's)", lambda f: joint.read(f, window=window), synth),
             ("find mode, synthetic scenes (all)", generic.read, synth),
             ("find mode, synthetic scenes, classical", classical_generic.read, synth),
             ("find mode, synthetic scenes, busy tables", generic.read, synth[0::2]),
@@ -240,6 +243,8 @@ def processes(enrol_set: list[Label], test: list[Label]) -> None:
                                                           *photos],
             "faro-box vision read (classical, enrolled)": [sys.executable, "-m", "faro_box.cli", "vision", "read",
                                                            "--view", "corner", "--profile", str(profile), *photos],
+            "faro-box vision read (generic: joint)": [sys.executable, "-m", "faro_box.cli", "vision", "read",
+                                                      "--view", "corner", *photos],
             "classical peer process (enrolled)": [sys.executable, str(Path(__file__).parent / "classic_peer.py"),
                                                   str(enrol_csv), *photos],
         }
