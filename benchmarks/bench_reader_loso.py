@@ -285,7 +285,8 @@ def main() -> int:
                 if reader.deck is not None and reader.deck.mode is Mode.FACE:
                     enr[s.name][(m, c)] = classical_records(reader, s, test, images, m, c)
                 else:
-                    enr[s.name][(m, c)] = records_for(s, reader, test, images, m, c)
+                    assert reader.profile is not None
+                    enr[s.name][(m, c)] = records_for(s, reader, test, images, m, c, ClassicalReader(reader.profile))
         print(f"read {s.name}: {len(items)} images", file=sys.stderr, flush=True)
 
     def pool(table: dict, exclude: str) -> list[Record]:
@@ -302,8 +303,9 @@ def main() -> int:
     print("\nLeave one set out: correct / wrong / abstain, % of the left-out set's cards "
           "(wrong counts a card named on an empty slot too); threshold tuned on the other out-of-sample sets")
     head = "| set | in-sample | mode | n | classical generic as shot | t | generic as shot | generic Pi cast | " \
-           "generic glare | t | both generic as shot | both Pi cast | both glare | t | enrolled as shot | " \
-           "enrolled Pi cast | enrolled glare |"
+           "generic glare | t | joint generic as shot | joint Pi cast | joint glare | t | learned enrolled as shot | " \
+           "learned enrolled Pi cast | learned enrolled glare | classical enrolled as shot | classical enrolled Pi cast | " \
+           "classical enrolled glare |"
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     for s in chosen:
@@ -326,6 +328,13 @@ def main() -> int:
                     for r in recs:
                         tally.add(r.item, *rule(reader, r, t, temp))
                     cells.append(tally.text())
+            for c in CONDITIONS:  # the enrolled deck as the box reads it by default: its own templates
+                recs = enr[s.name].get((m, c))
+                tally = Tally()
+                for r in recs or ():
+                    second = r.second if not r.classical else None
+                    tally.add(r.item, *((second.card, second.rank) if second is not None else (r.fixed, None)))
+                cells.append(tally.text() if recs else "—")
             n = sum(1 for r in gen[s.name][(m, "as shot")] if not r.item.empty)
             print(f"| {s.name} | {'yes' if s.in_sample else 'no'} | {m} | {n} | {classical[(s.name, m)]} | "
                   + " | ".join(cells) + " |")
