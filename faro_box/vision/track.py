@@ -12,6 +12,13 @@ paper's own colour (a camera's bluish or pink white is still paper). The reader 
 a still, fully visible picture follows a disturbance (motion, a hand, a camera gap): once per
 card, not once per frame, and the same card seen for an hour is one event.
 
+A card may lie still and never be seen in full view: a deck's first court, whose picture reaches
+the window's edge before any court's print is known, dealt on at once. It is kept (its picture
+and the reader's guesses), and if another card follows before it is seen whole, the dealer is
+asked about it: a card skipped in silence would put every later card one place off. Whether two
+still pictures show one card is judged by their print, the shading left out, against how well
+this camera's picture matches itself from one still frame to the next.
+
 Without a calibrated window the tracker finds it: the card's outline, found at the same place
 on a few still frames in a row with nothing over its edge, becomes the window. Until then it
 reads nothing: a card is never named from a frame whose window is unknown.
