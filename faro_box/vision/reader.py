@@ -185,7 +185,9 @@ def joined(learned: Reading, classical: Reading) -> Reading:
         return classical
     guesses = learned.candidates[:JOINT_GUESSES]
     rank = learned.rank
-    if classical.rank is not None and rank in (None, classical.rank) and classical.rank in {c.rank for c in guesses}:
+    if classical.rank is not None and rank is not None and rank != classical.rank:
+        rank = None  # each sure of another rank
+    elif classical.rank is not None and rank is None and classical.rank in {c.rank for c in guesses}:
         rank = classical.rank
     suit = learned.suit if classical.suit in (None, learned.suit) else None
     why = learned.why or classical.why

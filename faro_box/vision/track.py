@@ -216,6 +216,8 @@ class _View:
     ink: np.ndarray | None = None  # uint8 1 where the view is not paper (the card's print, a hand)
     gains: tuple[float, float, float] | None = None  # the colour balance that made the paper grey
     paper_colour: tuple[float, float, float] | None = None  # the mean colour (BGR) of its paper, unbalanced
+    # its print less the shading (_print_of), made once when two pictures are first compared
+    print: list[np.ndarray] = field(default_factory=list, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,6 +361,9 @@ class Tracker:
                     self._held = held[n + 1:]
                     break
                 self._queued += self._take(read, confidence, frame, None)
+                if self._exposed and self._exposed[-1] is None:  # that card became a question itself
+                    self._held = held[n + 1:]
+                    break
 
     def new_deal(self) -> None:
         self._unsure_read = None
@@ -385,6 +390,7 @@ class Tracker:
                               "only the last one may await the dealer")
         self._exposed = listed
         self._empty = False
+        self._covered = None  # kept against the old cards: the table has its word on them
         if self._held or self._queued:
             # Read against the old cards: look at the top card afresh instead.
             self._held.clear()
@@ -429,7 +435,7 @@ class Tracker:
         self._prev = view
         if not view.visible and self._still >= COVER.settle_frames and not view.paperless:
             view = _View(view.grey, True, view.paperless, view.ink, view.gains,
-                         view.paper_colour)  # the card's own print
+                         view.paper_colour, view.print)  # the card's own print
         if not view.visible:
             self._disturbed = True
             settled = settled or self._give_up()
@@ -585,17 +591,15 @@ class Tracker:
     # ---- deciding ------------------------------------------------------------------------------------
 
     def _decide(self, image: np.ndarray, view: _View, frame: int) -> list[TrackEvent]:
-        went_by = self._went_by(view)
-        if went_by:
-            return went_by  # the picture is read on the next still frame, after the question
+        went_by = self._went_by(view)  # asked first: it came before this card
         reading = self._read(image)
         self._tries += 1
         if self._tries <= self.settings.retries and self._doubtful(reading.card, float(reading.confidence)):
             # The next frame's noise may let the reader name it: read again then. Should the
             # picture be disturbed first, this reading is the one to act on.
             self._unsure_read = (reading, image.copy(), view, frame)
-            return []
-        return self._conclude(reading, image, view, frame)
+            return went_by
+        return went_by + self._conclude(reading, image, view, frame)
 
     def _read(self, image: np.ndarray) -> ReadingLike:
         """Read this frame the way the attempt's turn calls for: brightened, as it is, or
@@ -627,9 +631,12 @@ class Tracker:
         reaching = self._reaching(view.ink)
         cover = np.zeros(view.ink.shape, bool) if reaching is None else reaching
         cover = cv2.dilate(cover.astype(np.uint8), self._kernel, iterations=2) > 0
-        if self._ref is not None and not self._differs(view, self._ref, cover):
+        if not _shows_enough(cover):
+            return []  # a hand over most of the window: nothing to tell a card by
+        if self._ref is not None and self._differs(view, self._ref, cover) is False:
             return []  # the card read last, under a thumb
-        if self._covered is not None and not self._differs(view, self._covered.view, cover | self._covered.cover):
+        if self._covered is not None and self._differs(view, self._covered.view,
+                                                        cover | self._covered.cover) is not True:
             return []
         events = self._went_by(view, cover)  # an earlier covered card, another than this one
         if len(self._exposed) >= DECK_SIZE or self._empty:
@@ -642,10 +649,14 @@ class Tracker:
 
     def _went_by(self, view: _View, cover: np.ndarray | None = None) -> list[TrackEvent]:
         """The card kept by ``_note_covered`` if ``view`` shows another card: it was dealt unread."""
-        kept, self._covered = self._covered, None
+        kept = self._covered
         if kept is None:
             return []
-        if not self._differs(view, kept.view, kept.cover if cover is None else kept.cover | cover):
+        other = self._differs(view, kept.view, kept.cover if cover is None else kept.cover | cover)
+        if other is None:
+            return []  # too little shows to tell: the card stays kept
+        self._covered = None
+        if not other:
             return []  # the same card, in full view at last: it is read now
         why = "a card lay on the box too briefly to be seen in full view"
         if self._exposed and self._exposed[-1] is None and self.settings.hold:
@@ -654,13 +665,14 @@ class Tracker:
             return []
         return self._unsure(None, kept.candidates, kept.frame, None, why, snapshot=kept.snapshot)
 
-    def _differs(self, a: _View, b: _View, cover: np.ndarray | None = None) -> bool:
+    def _differs(self, a: _View, b: _View, cover: np.ndarray | None = None) -> bool | None:
         """Whether two still pictures show different cards (``a`` this frame's), judged where
         nothing lay over either: their print correlated, against how well this camera's picture
-        correlates with itself from one still frame to the next (a noisy camera's, less)."""
+        correlates with itself from one still frame to the next (a noisy camera's, less). None:
+        too little of the card shows to tell (a hand over most of it)."""
         like = _likeness(a, b, cover)
         if like is None:
-            return True  # too little of the card to tell: a new card, if anything
+            return None
         ceiling = 1.0
         if self._steady is not None and self._steady is not a:
             ceiling = min(1.0, max(0.0, _likeness(a, self._steady, None) or 1.0))
@@ -696,12 +708,12 @@ class Tracker:
             # the dealer's answer tells: hold the reading until it comes.
             if card is not None and (not self._held or self._held[-1][0] != card) and len(self._held) < DECK_SIZE:
                 self._held.append((card, confidence, frame))
-            elif (card is None and (before is None or self._differs(view, before))
+            elif (card is None and (before is None or self._differs(view, before) is not False)
                   and (not self._held or self._held[-1][0] is not None)):
                 self._held.append((None, 0.0, frame))  # another card, unread: asked about after the answer
             return []
         if (card is None and self._exposed and tuple(reading.candidates[:1]) == (self._exposed[-1],)
-                and before is not None and not self._differs(view, before)):
+                and before is not None and self._differs(view, before) is False):
             return []  # unsure, but its best guess is the card lying there, and it looks so: a hand passed over it
         if card is None or confidence < self.settings.min_confidence:
             why = (f"the reader abstained ({getattr(reading, 'why', '') or 'no reason given'})" if card is None
@@ -780,19 +792,30 @@ def _checked(brightened: ReadingLike, as_is: ReadingLike) -> ReadingLike:
 def _likeness(a: _View, b: _View, cover: np.ndarray | None) -> float | None:
     """How well two pictures' print (the shading left out) correlates where ``cover`` (view
     pixels) lay over neither, at the best of a few pixels' shift; None: too little left to tell."""
-    keep = np.ones(a.grey.shape, bool) if cover is None else ~cover[_EDGE:-_EDGE, _EDGE:-_EDGE]
-    if np.count_nonzero(keep) < 0.15 * keep.size:
+    if not _shows_enough(cover):
         return None
-    pa, pb = (np.where(keep, _print_of(v.grey), np.uint8(128)).astype(np.float32) for v in (a, b))
+    keep = np.ones(a.grey.shape, bool) if cover is None else ~cover[_EDGE:-_EDGE, _EDGE:-_EDGE]
+    pa, pb = (np.where(keep, _print_of(v), np.uint8(128)).astype(np.float32) for v in (a, b))
     m = COVER.other_card_shift
     return float(cv2.matchTemplate(pb, pa[m:-m, m:-m], cv2.TM_CCOEFF_NORMED).max())
 
 
-def _print_of(grey: np.ndarray) -> np.ndarray:
+def _shows_enough(cover: np.ndarray | None) -> bool:
+    """Whether enough of the card shows beside ``cover`` (view pixels) to tell it from another."""
+    if cover is None:
+        return True
+    inner = cover[_EDGE:-_EDGE, _EDGE:-_EDGE]
+    return bool(inner.size - np.count_nonzero(inner) >= 0.15 * inner.size)
+
+
+def _print_of(view: _View) -> np.ndarray:
     """The picture less its shading: a passing shadow or drifting light changes the levels of a
-    whole region, the print only where it is."""
-    shading = cv2.GaussianBlur(grey, (0, 0), COVER.shading_sigma)
-    return cv2.addWeighted(grey, 1.0, shading, -1.0, 128.0)
+    whole region, the print only where it is. Kept on the view: the card read last, the one kept
+    and the frame before are compared again and again."""
+    if not view.print:
+        shading = cv2.GaussianBlur(view.grey, (0, 0), COVER.shading_sigma)
+        view.print.append(cv2.addWeighted(view.grey, 1.0, shading, -1.0, 128.0))
+    return view.print[0]
 
 
 def _percentile(channel: np.ndarray, q: float) -> int:
