@@ -116,3 +116,84 @@ def test_a_court_that_rests_too_briefly_to_be_seen_in_full_view_is_asked_about_n
     assert tracker.exposed == tuple(box.deck[:box.cards])
     assert any(e.index in courts and "too briefly" in e.reason for e in asked)
     assert all(e.snapshot is not None for e in asked)
+
+
+def _still_frames(box: SimBox) -> list[np.ndarray]:
+    return [box.frame(next(n for n in range(len(box)) if box.truth(n).card == c and box.truth(n).clean))
+            for c in box.deck[:box.cards]]
+
+
+def _thumb(box: SimBox, frame: np.ndarray) -> np.ndarray:
+    out = frame.copy()
+    q = box.window.astype(np.float32)
+    cv2.ellipse(out, (int(q[:, 0].max()), int(q[:, 1].mean())), (40, 25), 0, 0, 360,
+                tuple(int(c) for c in box._skin), -1)
+    return out
+
+
+class _Script:
+    """Reads what the test says lies there: a card, or an abstention ("t") under a thumb or hand."""
+
+    def __init__(self, box: SimBox) -> None:
+        self.box, self.now, self.reads = box, 0, 0
+
+    def read(self, image, *, window=None):
+        self.reads += 1
+        if self.now == "t":
+            return Scripted(None, 0.3, tuple(self.box.deck[1:3]), why="covered")
+        return Scripted(self.box.deck[self.now], 0.99, (self.box.deck[self.now],))
+
+
+def _run(tracker: Tracker, reader: _Script, seq, answer=None, start: int = 0) -> list:
+    events = []
+    for n, (now, image) in enumerate(seq, start):
+        reader.now = now
+        for event in tracker.update(image, n):
+            events.append(event)
+            if isinstance(event, NeedsConfirmation) and answer is not None:
+                tracker.confirm(event.index, answer(event))
+    return events
+
+
+def test_a_still_hand_over_most_of_the_window_is_not_taken_for_cards():
+    # Before, with too little of the card showing to compare, every still frame of the hand was
+    # "another card": a question a frame (and a reading a frame).
+    box = SimBox(seed=22, nuisance=0.0, cards=3, still=(30, 40))
+    card = _still_frames(box)[0]
+    q = box.window.astype(np.float32)
+    hand = card.copy()
+    cv2.fillPoly(hand, [q.astype(np.int32)], tuple(int(c) for c in box._skin))
+    centre = q.mean(axis=0)
+    bare = np.zeros(hand.shape[:2], np.uint8)
+    cv2.fillPoly(bare, [(centre + (q - centre) * 0.35).astype(np.int32)], 1)
+    hand[bare > 0] = card[bare > 0]
+    reader = _Script(box)
+    tracker = Tracker(reader, window=box.window)
+    events = _run(tracker, reader, [(0, card)] * 8 + [("t", hand)] * 11 + [(0, card)] * 8,
+                  answer=lambda e: box.deck[0])
+    assert not any(isinstance(e, NeedsConfirmation) for e in events)
+    assert tracker.exposed == (box.deck[0],) and reader.reads <= 3
+
+
+def test_the_card_after_an_unread_one_is_read_even_if_it_lies_still_only_briefly():
+    # Card 1 lies under a thumb, never in full view; card 2 lies still two frames. Before, the
+    # question about card 1 took the frame card 2 was to be read on, and card 2 went unseen.
+    box = SimBox(seed=22, nuisance=0.0, cards=5, still=(30, 40))
+    f = _still_frames(box)
+    reader = _Script(box)
+    tracker = Tracker(reader, window=box.window)
+    _run(tracker, reader, [(0, f[0])] * 8 + [("t", _thumb(box, f[1]))] * 6 + [(2, f[2])] * 2 + [(3, f[3])] * 8,
+         answer=lambda e: box.deck[e.index])
+    assert tracker.exposed == tuple(box.deck[:4])
+
+
+def test_a_resumed_deal_forgets_the_card_kept_from_before():
+    box = SimBox(seed=22, nuisance=0.0, cards=4, still=(30, 40))
+    f = _still_frames(box)
+    reader = _Script(box)
+    tracker = Tracker(reader, window=box.window)
+    events = _run(tracker, reader, [(0, f[0])] * 8 + [("t", _thumb(box, f[1]))] * 6)
+    tracker.resume(box.deck[:2])  # the dealer entered card 1 by hand
+    events += _run(tracker, reader, [(2, f[2])] * 8, start=14)
+    assert not any(isinstance(e, NeedsConfirmation) for e in events)
+    assert tracker.exposed == tuple(box.deck[:3])
