@@ -221,6 +221,19 @@ class _View:
 
 
 @dataclass(frozen=True, slots=True)
+class _Held:
+    """A reading made while the dealer is asked about the top card, acted on after his answer;
+    ``card`` None: another card that could not be read, to be asked about in turn."""
+
+    card: Card | None
+    confidence: float
+    frame: int
+    candidates: tuple[Card, ...] = ()
+    snapshot: np.ndarray | None = field(default=None, compare=False, repr=False)
+    why: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class _Covered:
     """A card that lay still with something over the window's edge, unlike the card read last: it
     is asked about if another card follows before it is seen in full view."""
@@ -263,7 +276,7 @@ class Tracker:
         self._as_is: ReadingLike | None = None  # the last reading of this still picture as it is
         self._unsure_read: tuple[ReadingLike, np.ndarray, _View, int] | None = None  # to act on if disturbed
         # Cards read while the top awaits the dealer; None: a card went by unread meanwhile.
-        self._held: list[tuple[Card | None, float, int]] = []
+        self._held: list[_Held] = []
         self._covered: _Covered | None = None  # a new card seen lying still, never in full view
         self._steady: _View | None = None  # the frame before this one, when nothing moved between
         self._queued: list[TrackEvent] = []  # events the dealer's answer released
@@ -354,13 +367,12 @@ class Tracker:
             self._exposed[index] = card
         if last:
             held, self._held = self._held, []
-            for n, (read, confidence, frame) in enumerate(held):
-                if read is None:  # a card went by unread meanwhile: asked about next
-                    self._queued += self._unsure(None, (), frame, None,
-                                                 "a card lay on the box too briefly to be seen in full view")
+            for n, h in enumerate(held):
+                if h.card is None:  # another card, unread, meanwhile: asked about next
+                    self._queued += self._unsure(None, h.candidates, h.frame, None, h.why, snapshot=h.snapshot)
                     self._held = held[n + 1:]
                     break
-                self._queued += self._take(read, confidence, frame, None)
+                self._queued += self._take(h.card, h.confidence, h.frame, None)
                 if self._exposed and self._exposed[-1] is None:  # that card became a question itself
                     self._held = held[n + 1:]
                     break
@@ -643,8 +655,7 @@ class Tracker:
             return events
         reading = self.reader.read(image, window=self._window_arg)
         guess = ([reading.card] if reading.card is not None else []) + list(reading.candidates)
-        snapshot = image.copy() if self._window_arg is None else warp_window(image, self._window_arg)
-        self._covered = _Covered(view, cover, frame, snapshot, tuple(guess))
+        self._covered = _Covered(view, cover, frame, self._snapshot(image), tuple(guess))
         return events
 
     def _went_by(self, view: _View, cover: np.ndarray | None = None) -> list[TrackEvent]:
@@ -660,8 +671,8 @@ class Tracker:
             return []  # the same card, in full view at last: it is read now
         why = "a card lay on the box too briefly to be seen in full view"
         if self._exposed and self._exposed[-1] is None and self.settings.hold:
-            if not self._held or self._held[-1][0] is not None:
-                self._held.append((None, 0.0, kept.frame))
+            if not self._held or self._held[-1].card is not None:
+                self._held.append(_Held(None, 0.0, kept.frame, kept.candidates, kept.snapshot, why))
             return []
         return self._unsure(None, kept.candidates, kept.frame, None, why, snapshot=kept.snapshot)
 
@@ -706,11 +717,13 @@ class Tracker:
         if self._exposed and self._exposed[-1] is None and self.settings.hold:
             # Is this the card the dealer is asked about, read at last, or the next one? Only
             # the dealer's answer tells: hold the reading until it comes.
-            if card is not None and (not self._held or self._held[-1][0] != card) and len(self._held) < DECK_SIZE:
-                self._held.append((card, confidence, frame))
+            if card is not None and (not self._held or self._held[-1].card != card) and len(self._held) < DECK_SIZE:
+                self._held.append(_Held(card, confidence, frame))
             elif (card is None and (before is None or self._differs(view, before) is not False)
-                  and (not self._held or self._held[-1][0] is not None)):
-                self._held.append((None, 0.0, frame))  # another card, unread: asked about after the answer
+                  and (not self._held or self._held[-1].card is not None)):
+                # Another card, unread: asked about after the answer, with its picture.
+                why = f"the reader abstained ({getattr(reading, 'why', '') or 'no reason given'})"
+                self._held.append(_Held(None, 0.0, frame, tuple(reading.candidates), self._snapshot(image), why))
             return []
         if (card is None and self._exposed and tuple(reading.candidates[:1]) == (self._exposed[-1],)
                 and before is not None and self._differs(view, before) is False):
@@ -754,8 +767,12 @@ class Tracker:
         shortlist = tuple(dict.fromkeys(c for c in ordered if c in undealt))[: self.settings.candidates]
         self._exposed.append(None)
         if snapshot is None and image is not None:
-            snapshot = image.copy() if self._window_arg is None else warp_window(image, self._window_arg)
+            snapshot = self._snapshot(image)
         return [NeedsConfirmation(index, frame, shortlist, snapshot, reason)]
+
+    def _snapshot(self, image: np.ndarray) -> np.ndarray:
+        """What the dealer is shown with a question: the window, or the frame in find mode."""
+        return image.copy() if self._window_arg is None else warp_window(image, self._window_arg)
 
     def _doubtful(self, card: Card | None, confidence: float) -> bool:
         """An abstention, a card named without enough confidence, or a card the deck forbids that

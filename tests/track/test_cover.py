@@ -197,3 +197,21 @@ def test_a_resumed_deal_forgets_the_card_kept_from_before():
     events += _run(tracker, reader, [(2, f[2])] * 8, start=14)
     assert not any(isinstance(e, NeedsConfirmation) for e in events)
     assert tracker.exposed == tuple(box.deck[:3])
+
+
+def test_a_card_that_went_by_while_the_dealer_was_asked_is_asked_about_with_its_picture():
+    box = SimBox(seed=22, nuisance=0.0, cards=5, still=(30, 40))
+    f = _still_frames(box)
+    reader = _Script(box)
+    tracker = Tracker(reader, window=box.window)
+    events = _run(tracker, reader, [(0, f[0])] * 8 + [("t", f[1])] * 14 + [("t", _thumb(box, f[2]))] * 6
+                  + [(3, f[3])] * 8)
+    asked = [e for e in events if isinstance(e, NeedsConfirmation)]
+    assert [e.index for e in asked] == [1]  # card 1 is asked about; cards 2 and 3 wait for the answer
+    tracker.confirm(1, box.deck[1])
+    released = tracker.update(f[3], 36)
+    assert [type(e) for e in released] == [NeedsConfirmation] and released[0].index == 2
+    assert released[0].snapshot is not None and "too briefly" in released[0].reason
+    tracker.confirm(2, box.deck[2])
+    assert [(type(e), e.index) for e in tracker.update(f[3], 37)] == [(CardExposed, 3)]
+    assert tracker.exposed == tuple(box.deck[:4])
