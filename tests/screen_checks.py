@@ -78,3 +78,12 @@ def small_text(page: Any, px: float) -> list[str]:
 def shot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / name))
+
+
+def fits(page: Any, size: tuple[int, int], must_see: list[str]) -> None:
+    """The page at this screen size: no scrolling, every ``must_see`` selector inside the screen,
+    no text smaller than the size allows."""
+    assert_no_scroll(page)
+    for selector in must_see:
+        assert outside(page, selector) == [], selector
+    assert small_text(page, min_type_px(*size)) == []

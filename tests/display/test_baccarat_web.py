@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from display_helpers import PIN
-from screen_checks import KIOSKS, assert_no_scroll, min_type_px, outside, shot, small_text
+from screen_checks import KIOSKS, fits, shot
 from starlette.testclient import TestClient
 
 from faro_box.display.announce_baccarat import announce_coup
@@ -147,7 +147,7 @@ def test_a_kiosk_shows_the_whole_crowded_bank_without_scrolling(browser: Any, li
     shot(page, f"baccarat_crowded_{size[0]}x{size[1]}.png")
     must_see = [".bac-hand h2", ".bac-hand .cardface", ".bac-waiting", ".bac-shoe .rk", ".bac-fund",
                 ".bac-side .announcements .latest", ".bac-bal .balrow .amount", ".bac-bal .balrow .name"]
-    _fits(page, size, must_see + [".bac-bets li .stake", ".bac-bets li .name"])
+    fits(page, size, must_see + [".bac-bets li .stake", ".bac-bets li .name"])
     assert page.locator(".bac-bal .balrow").count() == len(CROWD) + 1
     assert page.locator(".bac-bets li").count() == len(CROWD)
     # The coup played out: every hand's cards, its total and each side's result in view.
@@ -164,14 +164,8 @@ def test_a_kiosk_shows_the_whole_crowded_bank_without_scrolling(browser: Any, li
             table.handle(command_from_json({"type": "bank_call", "seat": seat, "draw": False}))
     page.wait_for_function("(seq) => document.body.dataset.seq === seq", arg=str(table.state()["seq"]))
     shot(page, f"baccarat_crowded_coup_{size[0]}x{size[1]}.png")
-    _fits(page, size, must_see + [".bac-hand .total", ".bac-result"])
+    fits(page, size, must_see + [".bac-hand .total", ".bac-result"])
     assert page.locator(".bac-result").count() == 2
     assert errors == []
     page.close()
 
-
-def _fits(page: Any, size: tuple[int, int], must_see: list[str]) -> None:
-    assert_no_scroll(page)
-    for selector in must_see:
-        assert outside(page, selector) == [], selector
-    assert small_text(page, min_type_px(*size)) == []

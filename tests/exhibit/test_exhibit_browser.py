@@ -8,17 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from screen_checks import KIOSKS, assert_no_scroll, min_type_px, outside, small_text
+from screen_checks import KIOSKS, fits
 
-from faro_box.display.pin import hash_pin
-from faro_box.display.web import create_app, serve
-from faro_box.exhibit.show import Show
+from exhibit.server import exhibit_server
 from faro_box.exhibit.sources import bundled_deals, bundled_script
-from faro_box.exhibit.visitors import VisitorBook
-from faro_box.exhibit.web import mount_exhibit
 from faro_box.table.commands import CardSeen
 from faro_box.table.faro.scripts import script_steps
-from faro_box.table.journal import Journal
 from faro_box.table.table import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -28,20 +23,8 @@ PUBLIC_URL = "http://192.168.1.20:8150/exhibit/visit"   # as exhibit.public_url 
 
 @pytest.fixture
 def exhibit(tmp_path: Path) -> Iterator[dict[str, Any]]:
-    with Journal(tmp_path / "exhibit.sqlite") as journal:
-        table = Table(journal)
-        book = VisitorBook()
-        book.attach(table)
-        show = Show(visitors=book, hold_s=0, panel_s=0, visit_url=PUBLIC_URL)
-        table.subscribe(show.on_event)
-        app = create_app(table, pin_hash=hash_pin("2468", n=2**10))
-        mount_exhibit(app, show, book)
-        server = serve(app, port=0, background=True)
-        assert server is not None
-        try:
-            yield {"table": table, "show": show, "url": server.url}
-        finally:
-            server.stop()
+    with exhibit_server(tmp_path, visit_url=PUBLIC_URL) as (table, show, server):
+        yield {"table": table, "show": show, "url": server.url}
 
 
 def _deal_until(table: Table, name: str, cards: int) -> None:
@@ -202,7 +185,7 @@ def test_the_kiosk_fits_every_screen_in_every_language(browser: Any, exhibit: di
         page.goto(exhibit["url"] + f"/exhibit/?lang={lang}")
         page.wait_for_selector("body[data-mode='attract']")
         page.wait_for_function("() => document.querySelector('.attract-qr img').naturalWidth > 0")
-        _fits(page, size, [".attract-title", ".attract-next", ".attract-blurb", "#attract-panel h2", "#attract-panel p",
+        fits(page, size, [".attract-title", ".attract-next", ".attract-blurb", "#attract-panel h2", "#attract-panel p",
                            ".attract-qr img", "#attract-qrcaption"])
         shot(page, f"exhibit_attract_{lang}_{size[0]}x{size[1]}.png")
     show.deal_starts(bundled_deals()[0], 1)
@@ -212,15 +195,9 @@ def test_the_kiosk_fits_every_screen_in_every_language(browser: Any, exhibit: di
         page.wait_for_selector("#panel[data-panel='split']", timeout=15000)
         page.wait_for_function("(seq) => document.body.dataset.seq === seq", arg=str(table.state()["seq"]))
         page.wait_for_function("() => document.querySelector('.qr-card img').naturalWidth > 0")
-        _fits(page, size, ["#layout", ".lcard", ".stripbox", "#casekeeper svg", "#announcements .latest", "#panel h2",
+        fits(page, size, ["#layout", ".lcard", ".stripbox", "#casekeeper svg", "#announcements .latest", "#panel h2",
                            "#panel p", "#odds .big", "#visitors h2", ".qr-card img", "#qrcaption"])
         shot(page, f"exhibit_deal_{lang}_{size[0]}x{size[1]}.png")
     assert errors == []
     page.close()
 
-
-def _fits(page: Any, size: tuple[int, int], must_see: list[str]) -> None:
-    assert_no_scroll(page)
-    for selector in must_see:
-        assert outside(page, selector) == [], selector
-    assert small_text(page, min_type_px(*size)) == []

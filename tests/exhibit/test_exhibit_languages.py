@@ -8,16 +8,10 @@ from typing import Any
 
 import pytest
 
-from faro_box.display.pin import hash_pin
-from faro_box.display.web import create_app, serve
-from faro_box.exhibit.show import Show
+from exhibit.server import exhibit_server
 from faro_box.exhibit.sources import bundled_script
-from faro_box.exhibit.visitors import VisitorBook
-from faro_box.exhibit.web import mount_exhibit
 from faro_box.table.commands import CardSeen
 from faro_box.table.faro.scripts import script_steps
-from faro_box.table.journal import Journal
-from faro_box.table.table import Table
 
 pytestmark = [pytest.mark.browser]
 
@@ -31,24 +25,12 @@ HEADING = {"ru": "Фараон", "fr": "Pharaon"}
 @pytest.fixture
 def screen(tmp_path) -> Iterator[Any]:
     """An exhibition server whose table (speaking English) is at turn 4 of the triple deal."""
-    with Journal(tmp_path / "exhibit.sqlite") as journal:
-        table = Table(journal)
-        book = VisitorBook()
-        book.attach(table)
-        show = Show(visitors=book, hold_s=0, panel_s=0)  # the table speaks English
-        table.subscribe(show.on_event)
-        app = create_app(table, pin_hash=hash_pin("2468", n=2**10))
-        mount_exhibit(app, show, book)
-        server = serve(app, port=0, background=True)
-        assert server is not None
-        try:
-            for step in script_steps(bundled_script("triple"))[0]:
-                if isinstance(step.command, CardSeen) and table.state()["next_index"] >= 7:
-                    break
-                table.handle(step.command)
-            yield server
-        finally:
-            server.stop()
+    with exhibit_server(tmp_path) as (table, _show, server):  # the table speaks English
+        for step in script_steps(bundled_script("triple"))[0]:
+            if isinstance(step.command, CardSeen) and table.state()["next_index"] >= 7:
+                break
+            table.handle(step.command)
+        yield server
 
 
 @pytest.mark.parametrize(("lang", "heading", "box"), [("ru", "Счёты", "карт"), ("fr", "Tableau des cartes", "cartes")])

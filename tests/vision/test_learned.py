@@ -11,7 +11,7 @@ from importlib import resources
 import cv2
 import numpy as np
 import pytest
-from vision_frames import scene
+from vision_frames import near_miss, scene
 
 from faro_box.cards import FULL_DECK, Card, Rank
 from faro_box.commands.vision import enroll_views
@@ -157,17 +157,7 @@ NEAR_MISSES = {
 def test_near_misses_abstain_or_read_right(reader, miss):
     wrong = []
     for i, card in enumerate(FULL_DECK):
-        face = render_card(card)
-        if miss == "heavy blur":
-            face = synth.blur(face, 4.0)
-        else:
-            box, ellipse = NEAR_MISSES[miss]
-            face = synth.occlude(face, box, ellipse=ellipse)
-            x0, y0, x1, y1 = box
-            face = synth.occlude(face, (1 - x1, 1 - y1, 1 - x0, 1 - y0), ellipse=ellipse)
-        rng = np.random.default_rng(400 + i)
-        quad = synth.card_quad(640, 480, 360, 0, (320, 240), 0.03, rng)
-        frame = synth.place_card(synth.light_background(640, 480, rng), face, quad)
+        frame, quad = near_miss(card, miss, seed=400 + i, covers=NEAR_MISSES, blur=4.0)
         got = reader.read(frame, window=quad).card
         if got not in (None, card):
             wrong.append((str(card), str(got)))

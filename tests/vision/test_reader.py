@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from vision_frames import scene
+from vision_frames import near_miss, scene
 
 from faro_box.cards import FULL_DECK, Card
 from faro_box.errors import VisionError
@@ -99,22 +99,9 @@ NEAR_MISSES = {
 @pytest.mark.parametrize("miss", [*NEAR_MISSES, "heavy blur"])
 def test_near_misses_abstain_or_read_right_never_wrong(reader, miss):
     """A wrong card settles bets wrongly: every card of the deck, damaged, must never read wrong."""
-    from faro_box.vision.sim.render import render_card
-
     wrong = []
     for i, card in enumerate(FULL_DECK):
-        face = render_card(card)
-        if miss == "heavy blur":
-            face = synth.blur(face, 3.5)
-        else:
-            box, ellipse = NEAR_MISSES[miss]
-            face = synth.occlude(face, box, ellipse=ellipse)
-            x0, y0, x1, y1 = box
-            face = synth.occlude(face, (1 - x1, 1 - y1, 1 - x0, 1 - y0), ellipse=ellipse)
-        rng = np.random.default_rng(300 + i)
-        bg = synth.light_background(640, 480, rng)
-        quad = synth.card_quad(640, 480, 360, 0, (320, 240), 0.03, rng)
-        frame = synth.place_card(bg, face, quad)
+        frame, quad = near_miss(card, miss, seed=300 + i, covers=NEAR_MISSES, blur=3.5)
         for reading in (reader.read(frame, window=quad), reader.read(frame)):
             if reading.card not in (None, card):
                 wrong.append((str(card), str(reading.card), reading.confidence))

@@ -15,3 +15,21 @@ def scene(card, *, seed: int, light: bool = True, height: float = 360, angle: fl
     bg = synth.light_background(640, 480, rng) if light else synth.busy_background(640, 480, rng)
     quad = synth.card_quad(640, 480, height, angle, centre, tilt, rng)
     return synth.place_card(bg, render_card(card, style=style), quad), quad
+
+
+def near_miss(card, miss: str, *, seed: int, covers: dict, blur: float):
+    """A 640×480 frame holding ``card`` damaged as near misses are, and the quad where it lies:
+    ``miss`` "heavy blur" (Gaussian sigma ``blur``), or a key of ``covers``: (x0, y0, x1, y1) as
+    fractions of the face and whether an ellipse, laid over both index corners."""
+    face = render_card(card)
+    if miss == "heavy blur":
+        face = synth.blur(face, blur)
+    else:
+        box, ellipse = covers[miss]
+        x0, y0, x1, y1 = box
+        face = synth.occlude(face, box, ellipse=ellipse)
+        face = synth.occlude(face, (1 - x1, 1 - y1, 1 - x0, 1 - y0), ellipse=ellipse)
+    rng = np.random.default_rng(seed)
+    bg = synth.light_background(640, 480, rng)
+    quad = synth.card_quad(640, 480, 360, 0, (320, 240), 0.03, rng)
+    return synth.place_card(bg, face, quad), quad
