@@ -249,6 +249,8 @@ def main() -> int:
     ap.add_argument("--net", type=Path, help="read with this ONNX network instead of the shipped one (a candidate "
                     "from training/train_reader.py)")
     args = ap.parse_args()
+    if args.net is not None and not args.net.is_file():
+        ap.error(f"--net {str(args.net)!r}: no such file")
     if not DATA.is_dir():
         print(f"no real photographs at ../shared/data ({DATA}): nothing to measure")
         return 0

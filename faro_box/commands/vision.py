@@ -93,6 +93,8 @@ def make_reader(profile_path: str | None, view: str | None, learned: bool = Fals
                 method: str | None = None) -> Reader:
     """``method``: classical, learned or joint (vision.reader.Method); ``learned`` is short for
     learned; neither: the reader's default for the profile."""
+    if learned and method not in (None, Method.LEARNED.value):
+        raise VisionError(f"--learned reads with the learned network, --method {method!r} with another: give one")
     profile = DeckProfile.load(profile_path) if profile_path else None
     chosen = Method(method) if method else Method.LEARNED if learned else None
     if chosen is Method.LEARNED and profile is not None and profile.learned is None:

@@ -98,3 +98,15 @@ def test_enrol_refuses_a_bad_label(tmp_path):
     (tmp_path / "labels.csv").write_text("path,card\nx.png,ZZ\n")
     done = run("enroll", str(tmp_path / "labels.csv"), "--out", str(tmp_path / "p.npz"))
     assert done.returncode == 1 and "'ZZ'" in done.stderr and not (tmp_path / "p.npz").exists()
+
+
+def test_read_by_each_method_and_a_contradicting_choice_is_one_clear_error(deck_dir):
+    image = str(deck_dir / "img" / "t3.png")
+    for method in ("joint", "classical", "learned"):
+        done = run("read", "--method", method, image)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["card"] == str(FULL_DECK[3]), method
+    done = run("read", "--learned", "--method", "classical", image)
+    assert done.returncode != 0 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and "--method 'classical'" in done.stderr
+    assert "Traceback" not in done.stderr
