@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from faro_box.cards import FULL_DECK, Card, Colour, Rank, Suit
 from faro_box.vision.index_patch import PATCH
-from faro_box.vision.sim.render import CardStyle, IndexKind, draw_pip, glyph_mask, render_card
+from faro_box.vision.sim.render import CardStyle, IndexKind, PipShape, draw_pip, glyph_mask, render_card
 from faro_box.vision.sim.synth import busy_background, light_background
 
 W, H = 200, 280  # faces are drawn at the canonical size
@@ -37,6 +37,22 @@ LETTERS = {
     "french": {Rank.ACE: "A", Rank.JACK: "V", Rank.QUEEN: "D", Rank.KING: "R"},
 }
 SUIT_CHARS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+# Bumped whenever a change to this module changes the patches a seed draws: a cached corpus
+# names its version, so a run never trains on patches of another corpus.
+VERSION = 2
+
+
+def pip_shape(rng: np.random.Generator) -> PipShape:
+    """A deck's suit pips: real decks' clubs and spades differ far more than one drawn shape."""
+    if rng.random() < 0.2:
+        return PipShape()
+    return PipShape(
+        lobe=float(rng.uniform(0.3, 0.42)), lobe_spread=float(rng.uniform(0.4, 0.52)),
+        lobe_rise=float(rng.uniform(0.45, 0.58)), stem_foot=float(rng.uniform(0.14, 0.38)),
+        spade_foot=float(rng.uniform(0.14, 0.38)), stem_waist=float(rng.uniform(0.0, 0.08)),
+        flare=float(rng.uniform(1.0, 3.0)), spade_width=float(rng.uniform(0.72, 0.95)),
+        heart_width=float(rng.uniform(0.85, 1.1)), diamond_width=float(rng.uniform(0.58, 0.82)),
+        diamond_bow=float(rng.uniform(-0.12, 0.12)))
 
 
 def _bgr(values: np.ndarray) -> tuple[int, int, int]:
@@ -47,6 +63,13 @@ def fonts() -> list[str]:
     found = sorted({p for g in FONT_GLOBS for p in glob.glob(g, recursive=True)})
     # Symbol-only and math fonts draw no usable letters.
     return [p for p in found if "Math" not in p and "Symbol" not in p]
+
+
+def draws_suits(font_path: str) -> bool:
+    """Whether the font has glyphs of its own for the four suits (not the missing-glyph box)."""
+    font = ImageFont.truetype(font_path, 48)
+    missing = font.getmask("\U0010fffd")
+    return all(bytes(font.getmask(c)) != bytes(missing) for c in SUIT_CHARS.values())
 
 
 @dataclass
@@ -91,6 +114,7 @@ class Corpus:
     def __init__(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
         self.fonts = fonts()
+        self.suit_fonts = {f for f in self.fonts if draws_suits(f)}
         self._masks: dict[tuple, np.ndarray] = {}
 
     def _mask(self, text: str, font: str | None, hershey: int, bold: float) -> np.ndarray:
@@ -110,7 +134,8 @@ class Corpus:
             black = (int(r.integers(80, 140)), int(r.integers(20, 60)), int(r.integers(0, 40)))
         frame = _bgr(r.integers(0, 255, 3))
         table = _bgr(r.integers(0, 255, 3))
-        style = CardStyle(index=IndexKind.NONE, red=red, black=black, paper=paper, court_frame=frame, table=table)
+        style = CardStyle(index=IndexKind.NONE, red=red, black=black, paper=paper, court_frame=frame, table=table,
+                          pips=pip_shape(r), pip_scale=float(r.uniform(0.85, 1.3)))
         kind = str(r.choice(["english", "english", "english", "russian", "french"]))
         font = None if r.random() < 0.15 else str(r.choice(self.fonts))
         spec = {
@@ -145,12 +170,12 @@ class Corpus:
         ph = gh * spec["pip"]
         cx = x0 + gw / 2 + spec["pip_align"] * gw
         cy = y0 + gh * (1 + spec["gap"]) + ph / 2
-        if spec["pip_font"] and font is not None and "DejaVu" in font:
+        if spec["pip_font"] and font is not None and font in self.suit_fonts:
             pm = self._mask(SUIT_CHARS[card.suit], font, 0, 0.0)
             pw = round(ph * pm.shape[1] / pm.shape[0])
             _paste(img, pm, round(cx - pw / 2), round(cy - ph / 2), pw, round(ph), ink)
         else:
-            draw_pip(img, card.suit, (cx, cy), ph, ink)
+            draw_pip(img, card.suit, (cx, cy), ph, ink, shape=style.pips)
         return img
 
     def _scene(self, face: np.ndarray) -> tuple[np.ndarray, int]:

@@ -31,7 +31,7 @@ from faro_box.cards import Rank, Suit  # noqa: E402
 from faro_box.vision.index_patch import PATCH, IndexWindow, corner_patch, face_patches, prepare  # noqa: E402
 from faro_box.vision.learned import EMBED, OUTPUTS  # noqa: E402
 from faro_box.vision.locate import CardView, find_card  # noqa: E402
-from training.corpus import NONE, SUIT_NONE, Corpus  # noqa: E402
+from training.corpus import NONE, SUIT_NONE, VERSION, Corpus  # noqa: E402
 
 LICENSED = ("feeder-corners", "tabletop-ranks")
 
@@ -162,13 +162,13 @@ def _smaller_cached(args: argparse.Namespace) -> tuple[np.ndarray, np.ndarray, n
     """The largest cached corpus of this seed smaller than the one asked for: its patches are the same."""
     sizes = []
     if args.cache is not None and args.cache.is_dir():
-        for f in args.cache.glob(f"synthetic_*_{args.seed}.npz"):
-            m = re.fullmatch(rf"synthetic_(\d+)_{args.seed}", f.stem)
+        for f in args.cache.glob(f"synthetic_v{VERSION}_*_{args.seed}.npz"):
+            m = re.fullmatch(rf"synthetic_v{VERSION}_(\d+)_{args.seed}", f.stem)
             if m and int(m[1]) < args.synthetic and int(m[1]) % CHUNK == 0:
                 sizes.append(int(m[1]))
     if not sizes:
         return np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int64)
-    with np.load(args.cache / f"synthetic_{max(sizes)}_{args.seed}.npz") as z:
+    with np.load(args.cache / f"synthetic_v{VERSION}_{max(sizes)}_{args.seed}.npz") as z:
         return z["x"], z["r"], z["s"]
 
 
@@ -210,7 +210,7 @@ def main() -> int:
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
-    cache = args.cache / f"synthetic_{args.synthetic}_{args.seed}.npz" if args.cache else None
+    cache = args.cache / f"synthetic_v{VERSION}_{args.synthetic}_{args.seed}.npz" if args.cache else None
     if cache is not None and cache.is_file():
         with np.load(cache) as z:
             xs, rs, ss = z["x"], z["r"], z["s"]
@@ -223,7 +223,7 @@ def main() -> int:
             cache.parent.mkdir(parents=True, exist_ok=True)
             np.savez(cache, x=xs, r=rs, s=ss)
     print(f"synthetic: {len(xs)} patches in {time.time() - t0:.0f} s", flush=True)
-    record: dict[str, object] = {"synthetic": int(len(xs))}
+    record: dict[str, object] = {"synthetic": int(len(xs)), "corpus_version": VERSION}
     if not args.no_real:
         c = Corpus(args.seed + 1)
         fx, fr, fs = feeder(args.data, 6, rng, c)

@@ -29,6 +29,32 @@ class IndexKind(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class PipShape:
+    """How a deck draws its suit pips, as fractions of half the pip's height; the defaults are
+    the renderer's own shapes. Printers differ most in the club: round lobes set close or apart,
+    a stem straight or flared at its foot; spades and hearts in width, diamonds in their sides.
+
+    >>> PipShape().stem_foot, PipShape().flare
+    (0.3, 1.0)
+    """
+
+    lobe: float = 0.36  # the club's lobe radius
+    lobe_spread: float = 0.48  # the side lobes' centres off the pip's axis
+    lobe_rise: float = 0.52  # the top lobe's centre above the pip's middle
+    stem_foot: float = 0.3  # half the club's stem's width at its foot
+    spade_foot: float = 0.32
+    stem_waist: float = 0.0  # half its width where it leaves the body
+    flare: float = 1.0  # 1: straight sides; above 1 the sides curve in and flare out at the foot
+    spade_width: float = 0.85
+    heart_width: float = 1.0
+    diamond_width: float = 0.72
+    diamond_bow: float = 0.0  # the diamond's sides bowed out (above 0) or drawn in (below)
+
+
+CLASSIC_PIPS = PipShape()
+
+
+@dataclass(frozen=True, slots=True)
 class CardStyle:
     index: IndexKind = IndexKind.ENGLISH
     font: int = cv2.FONT_HERSHEY_SIMPLEX
@@ -38,6 +64,8 @@ class CardStyle:
     paper: BGR = (245, 245, 242)
     court_frame: BGR = (150, 60, 40)
     table: BGR = (40, 90, 30)  # what shows outside the rounded corners
+    pips: PipShape = CLASSIC_PIPS
+    pip_scale: float = 1.0  # the body's pips against the renderer's own size
 
     def ink(self, colour: Colour) -> BGR:
         return self.red if colour is Colour.RED else self.black
@@ -84,8 +112,8 @@ def render_card(card: Card, *, style: CardStyle | None = None, width: int = 250,
         _draw_court(img, card, style, ink)
     else:
         for x, y in pip_layout(card.rank):
-            size = PIP_SIZE * width * (2.2 if card.rank is Rank.ACE else 1.0)
-            draw_pip(img, card.suit, (x * width, y * height), size, ink, flip=y > 0.5)
+            size = PIP_SIZE * width * (2.2 if card.rank is Rank.ACE else 1.0) * style.pip_scale
+            draw_pip(img, card.suit, (x * width, y * height), size, ink, flip=y > 0.5, shape=style.pips)
     if style.index is not IndexKind.NONE:
         _draw_index(img, card, style, ink)
         turned = np.ascontiguousarray(img[::-1, ::-1])
@@ -125,7 +153,7 @@ def pip_layout(rank: Rank) -> list[tuple[float, float]]:
     return columns + ([(mid, 0.5)] if n == 9 else [(mid, 0.3), (mid, 0.7)])
 
 
-def suit_outline(suit: Suit, size: float) -> list[np.ndarray]:
+def suit_outline(suit: Suit, size: float, shape: PipShape = CLASSIC_PIPS) -> list[np.ndarray]:
     """Polygons (float, centred on 0, y down, about ``size`` tall) whose union is the pip."""
     s = size / 2.0
     t = np.linspace(0.0, 2.0 * math.pi, 72, endpoint=False)
@@ -135,29 +163,54 @@ def suit_outline(suit: Suit, size: float) -> list[np.ndarray]:
     hy = (hy - hy.min()) / (hy.max() - hy.min()) * 2.0 - 1.0  # exactly -1..1: the pip fills its box
     heart = np.stack([hx / 17.0, hy], axis=1)
     if suit is Suit.HEARTS:
-        return [heart * s]
+        return [heart * np.array([shape.heart_width, 1.0]) * s]
     if suit is Suit.DIAMONDS:
-        return [np.array([[0, -1], [0.72, 0], [0, 1], [-0.72, 0]], float) * s]
+        return [_diamond(shape.diamond_width, shape.diamond_bow) * s]
     if suit is Suit.SPADES:
-        body = heart * np.array([0.85, -0.8]) + np.array([0.0, -0.2])
-        stem = np.array([[0, 0.2], [0.32, 1.0], [-0.32, 1.0]])
-        return [body * s, stem * s]
-    circle = np.stack([np.cos(t), np.sin(t)], axis=1) * 0.36
-    lobes = [circle + np.array(c) for c in ((0.0, -0.52), (-0.48, 0.1), (0.48, 0.1))]
-    stem = np.array([[0, 0.0], [0.3, 1.0], [-0.3, 1.0]])
+        body = heart * np.array([shape.spade_width, -0.8]) + np.array([0.0, -0.2])
+        return [body * s, _stem(0.2, shape.stem_waist, shape.spade_foot, shape.flare) * s]
+    circle = np.stack([np.cos(t), np.sin(t)], axis=1) * shape.lobe
+    lobes = [circle + np.array(c) for c in ((0.0, -shape.lobe_rise), (-shape.lobe_spread, 0.1),
+                                           (shape.lobe_spread, 0.1))]
+    stem = _stem(0.0, shape.stem_waist, shape.stem_foot, shape.flare)
     centre = np.array([[-0.2, -0.2], [0.2, -0.2], [0.25, 0.25], [-0.25, 0.25]])
-    return [p * s for p in [*lobes, stem, centre]]
+    # The lobes' centres joined: lobes set far apart still meet in ink, with no paper between.
+    between = np.array([[0.0, -shape.lobe_rise], [shape.lobe_spread, 0.1], [-shape.lobe_spread, 0.1]])
+    return [p * s for p in [*lobes, stem, centre, between]]
+
+
+def _stem(top: float, waist: float, foot: float, flare: float) -> np.ndarray:
+    """A stem from ``top`` down to the pip's foot (y = 1), ``waist`` to ``foot`` half wide."""
+    if waist == 0.0 and flare == 1.0:
+        return np.array([[0, top], [foot, 1.0], [-foot, 1.0]])
+    u = np.linspace(0.0, 1.0, 12)
+    right = np.stack([waist + (foot - waist) * u ** flare, top + (1.0 - top) * u], axis=1)
+    return np.concatenate([right, right[::-1] * np.array([-1.0, 1.0])])
+
+
+def _diamond(width: float, bow: float) -> np.ndarray:
+    if bow == 0.0:
+        return np.array([[0, -1], [width, 0], [0, 1], [-width, 0]], float)
+    corners = np.array([[0, -1], [width, 0], [0, 1], [-width, 0]], float)
+    u = np.linspace(0.0, 1.0, 9)[:-1, None]
+    sides = []
+    for a, b in zip(corners, np.roll(corners, -1, axis=0), strict=True):
+        mid = (a + b) / 2
+        out = mid * (1.0 + bow)  # the side's middle pushed away from (or toward) the centre
+        sides.append((1 - u) ** 2 * a + 2 * (1 - u) * u * out + u ** 2 * b)
+    return np.concatenate(sides)
 
 
 def draw_pip(img: np.ndarray, suit: Suit, centre: tuple[float, float], size: float,
-             colour: BGR, *, flip: bool = False) -> None:
+             colour: BGR, *, flip: bool = False, shape: PipShape = CLASSIC_PIPS) -> None:
     """Fill one suit pip of height ``size`` at ``centre`` (turned upside down if ``flip``)."""
     cx, cy = centre
     sign = -1.0 if flip else 1.0
     shift = 4  # sub-pixel precision for small index pips
-    polys = [np.round((np.array([cx, cy]) + p * np.array([sign, sign])) * (1 << shift)).astype(np.int32)
-             for p in suit_outline(suit, size)]
-    cv2.fillPoly(img, polys, colour, cv2.LINE_AA, shift)
+    for p in suit_outline(suit, size, shape):
+        # One polygon at a time: fillPoly given several leaves their overlaps as holes.
+        poly = np.round((np.array([cx, cy]) + p * np.array([sign, sign])) * (1 << shift)).astype(np.int32)
+        cv2.fillPoly(img, [poly], colour, cv2.LINE_AA, shift)
 
 
 def glyph_mask(text: str, font: int, stroke: float = 1.0, *, stroked: Rank | None = None) -> np.ndarray:
@@ -206,7 +259,7 @@ def _draw_index(img: np.ndarray, card: Card, style: CardStyle, ink: BGR) -> None
     width = min(x1 - x0, max(2, round((y1 - y0) * gw / gh)))
     cx = (x0 + x1) // 2
     _paste(img, mask, (cx - width // 2, y0, cx - width // 2 + width, y1), ink)
-    draw_pip(img, card.suit, ((x0 + x1) / 2, SUIT_CY * h), SUIT_SIZE * w, ink)
+    draw_pip(img, card.suit, ((x0 + x1) / 2, SUIT_CY * h), SUIT_SIZE * w, ink, shape=style.pips)
 
 
 def _draw_court(img: np.ndarray, card: Card, style: CardStyle, ink: BGR) -> None:
@@ -215,7 +268,7 @@ def _draw_court(img: np.ndarray, card: Card, style: CardStyle, ink: BGR) -> None
     x0, y0, x1, y1 = round(0.21 * w), round(0.12 * h), round(0.79 * w), round(0.88 * h)
     half = np.ascontiguousarray(img[y0: (y0 + y1) // 2, x0:x1])
     _draw_figure(half, card.rank, ink, style)
-    draw_pip(half, card.suit, (0.18 * half.shape[1], 0.16 * half.shape[0]), 0.1 * w, ink)
+    draw_pip(half, card.suit, (0.18 * half.shape[1], 0.16 * half.shape[0]), 0.1 * w, ink, shape=style.pips)
     img[y0: (y0 + y1) // 2, x0:x1] = half
     img[(y0 + y1) // 2: y1, x0:x1] = half[::-1, ::-1][: y1 - (y0 + y1) // 2]
     cv2.rectangle(img, (x0, y0), (x1, y1), style.court_frame, max(1, w // 125), cv2.LINE_AA)
