@@ -24,6 +24,12 @@ _FIND_WIDTH = 160  # find mode looks for the card at this width first: enough fo
 _FIND_WIDTH_LARGER = 256  # and at this one when it finds none there (a small, far-off card)
 _ASPECT = 1.4  # a poker card; bridge cards (1.56) and old square-cornered ones fit the band below
 _MIN_CARD_SHARE = 0.015  # of the searched frame's area: anything smaller is not the card
+# Short side over long side of a picture that may be the card itself (poker 0.72, bridge 0.64);
+# a camera's 4:3 frame (0.75) and its wider ones are never taken for a card.
+CARD_SHAPED = (0.6, 0.73)
+# Paper on this share of a band just outside what was found in such a picture: it is printed on
+# the card (a court's frame), and the card is the whole picture.
+PRINTED_ON_PAPER = 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +195,9 @@ def find_card(frame: np.ndarray) -> np.ndarray | None:
     tables) and filled outlines (light tables, where the card is barely brighter than the cloth
     but its outline still shows). The search looks at a small copy of the frame first and
     refines the sides it finds on a finer one; a card too small for that copy (photos with a
-    far-off card) is looked for again at a larger size.
+    far-off card) is looked for again at a larger size. A picture of a card's proportions in
+    which no card is found is the card itself (a scan, a crop, a rectified photo): its outline
+    is the picture's edge.
     """
     frame = check_image(frame)
     fine = frame
@@ -209,6 +217,9 @@ def find_card(frame: np.ndarray) -> np.ndarray | None:
             small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
         small = _to_width(small, _FIND_WIDTH)
     found, sized = _search(small)
+    whole = whole_card(frame)
+    if found is not None and whole is not None and _printed_on_paper(small, found):
+        return whole  # the picture is the card, and what was found is printed on it (a court's frame)
     if found is not None:
         # Pixel centres map as (x + ½)·ratio - ½.
         to_fine = np.array([fine.shape[1] / small.shape[1], fine.shape[0] / small.shape[0]], np.float32)
@@ -223,8 +234,35 @@ def find_card(frame: np.ndarray) -> np.ndarray | None:
     small = frame
     while small.shape[1] >= 2 * _FIND_WIDTH_LARGER:
         small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    found, _ = _search(_to_width(small, _FIND_WIDTH_LARGER), outlines=not sized)
-    return None if found is None else _upright(found / (_FIND_WIDTH_LARGER / frame.shape[1]))
+    small = _to_width(small, _FIND_WIDTH_LARGER)
+    found, _ = _search(small, outlines=not sized)
+    if found is None or (whole is not None and _printed_on_paper(small, found)):
+        return whole
+    return _upright(found / (_FIND_WIDTH_LARGER / frame.shape[1]))
+
+
+def whole_card(image: np.ndarray) -> np.ndarray | None:
+    """The picture's own corners as the card's (clockwise, long side vertical) where it has a
+    card's proportions, else None.
+
+    >>> whole_card(np.zeros((350, 250, 3), np.uint8)).tolist()
+    [[0.0, 0.0], [249.0, 0.0], [249.0, 349.0], [0.0, 349.0]]
+    >>> whole_card(np.zeros((480, 640, 3), np.uint8)) is None
+    True
+    """
+    h, w = image.shape[:2]
+    if not CARD_SHAPED[0] <= min(h, w) / max(h, w) <= CARD_SHAPED[1]:
+        return None
+    return _upright(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32))
+
+
+def _printed_on_paper(small: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether paper lies all round ``quad`` (``small``'s own pixels): a frame printed on a card
+    that fills the picture, not a card on a table."""
+    balanced_small = balanced(small)
+    hsv = cv2.cvtColor(balanced_small, cv2.COLOR_BGR2HSV)
+    paper = cv2.threshold(next(_candidate_masks(balanced_small, hsv, False)), 0, 1, cv2.THRESH_BINARY)[1]
+    return _paper_around(paper, quad) >= PRINTED_ON_PAPER
 
 
 def _to_width(image: np.ndarray, width: int) -> np.ndarray:
