@@ -39,7 +39,7 @@ LETTERS = {
 SUIT_CHARS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 # Bumped whenever a change to this module changes the patches a seed draws: a cached corpus
 # names its version, so a run never trains on patches of another corpus.
-VERSION = 2
+VERSION = 3
 
 
 def pip_shape(rng: np.random.Generator) -> PipShape:
@@ -231,15 +231,20 @@ class Corpus:
         card = FULL_DECK[int(r.integers(52))]
         style, spec = self._style()
         kind = r.random()
-        if kind < 0.8:  # a readable index
+        if kind < 0.77:  # a readable index
             scene, m = self._scene(self.face(card, style, spec))
             patch = self._cut(scene, m, *self._index_window(spec, card))
             patch = self._spoil(patch, occlude_index=False)
             return Sample(patch, list(Rank).index(card.rank), list(Suit).index(card.suit))
-        if kind < 0.87:  # the index mostly covered: a thumb or the box's lip over it
+        if kind < 0.84:  # the index mostly covered: a thumb or the box's lip over it
             scene, m = self._scene(self.face(card, style, spec))
             patch = self._cut(scene, m, *self._index_window(spec, card))
             return Sample(self._spoil(self._cover(patch, heavy=True), occlude_index=False), NONE, SUIT_NONE)
+        if kind < 0.9:  # the index alone under a thumb, the pips beside it in view: no index
+            face = self._thumb_on_index(self.face(card, style, spec), spec)
+            scene, m = self._scene(face)
+            patch = self._cut(scene, m, *self._index_window(spec, card))
+            return Sample(self._spoil(patch, occlude_index=False), NONE, SUIT_NONE)
         # Elsewhere: the face's middle (pips, court art), a corner without an index, the table.
         scene, m = self._scene(self.face(card, style, spec, with_index=r.random() < 0.5))
         side = r.uniform(0.3, 0.7) * W
@@ -254,6 +259,22 @@ class Corpus:
             x, y = W - side * r.uniform(0.5, 1.0), r.uniform(0, 0.2) * H  # the index-less top-right
         patch = self._spoil(self._cut(scene, m, x, y, side), occlude_index=False)
         return Sample(patch, NONE, SUIT_NONE)
+
+    def _thumb_on_index(self, face: np.ndarray, spec: dict) -> np.ndarray:
+        """The face with its top-left index wholly hidden, from the card's edge in, and no more."""
+        r = self.rng
+        gh = spec["glyph"] * H
+        x1 = spec["x0"] * W + 1.35 * gh * max(1.0, spec["aspect"]) + 5 + r.uniform(0, 0.12) * W
+        y1 = spec["y0"] * H + gh * (1.2 + spec["gap"] + spec["pip"]) + 5 + r.uniform(0, 0.08) * H
+        colour = tuple(int(v) for v in (r.integers(90, 170), r.integers(120, 190), r.integers(170, 240)))
+        if r.random() < 0.4:
+            colour = tuple(int(v) for v in r.integers(30, 220, 3))
+        out = face.copy()
+        if r.random() < 0.5:
+            cv2.rectangle(out, (-5, -5), (round(x1), round(y1)), colour, -1)
+        else:  # a thumb's round end, reaching in from the corner
+            cv2.ellipse(out, (0, 0), (round(1.25 * x1), round(1.25 * y1)), 0.0, 0, 360, colour, -1, cv2.LINE_AA)
+        return out
 
     def _cover(self, patch: np.ndarray, *, heavy: bool) -> np.ndarray:
         r = self.rng
