@@ -106,9 +106,10 @@ def run_deal(box: SimBox, reader: CardReader, window: bool = True) -> dict:
         "questions": len(questions), "withdrawn": withdrawn, "returned": returned, "empty": empty, "latency": latency,
         "reasons": reasons, "per_frame": per_frame, "conflicts": conflicts,
         # Apart from the index: a card the deal never recorded anywhere (the tracker's miss), and
-        # a card announced that was not the one on top then (the reader's misreading).
+        # a card announced that was not the one on top then (the reader's misreading; not the
+        # hock, which the deal names by elimination while the card before it still lies on top).
         "unseen": len(set(box.deck[:box.cards]) - set(recorded)),
-        "misread": sum(1 for e in announced if box.truth(e.frame).card != e.card),
+        "misread": sum(1 for e in announced if e.index < 51 and box.truth(e.frame).card != e.card),
         "first_wrong": next((f"{e.card} announced at {e.index} (frame {e.frame}), which holds "
                              f"{box.deck[e.index]}; on top then: {box.truth(e.frame).card} at "
                              f"{box.truth(e.frame).index}" for e in announced if box.deck[e.index] != e.card), ""),

@@ -212,9 +212,13 @@ def run_process(argv: list[str]) -> tuple[float, float, float]:
     """Wall s, CPU s (user + system) and max RSS MB of one child process, pinned to CPU 0.
 
     The max RSS is not the child's own: Linux keeps the high-water mark across exec, and a spawned
-    child starts from this benchmark's (vfork). `/usr/bin/time -v` on the command gives the child's."""
+    child starts from this benchmark's (vfork). `/usr/bin/time -v` on the command gives the child's.
+    The child may write its bytecode: an installed package runs from the bytecode pip compiled, and
+    a shell that forbids writing it (PYTHONDONTWRITEBYTECODE) would time Python's compiler on
+    every run of ours, against one small file of the peer's."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     t0 = time.perf_counter()
-    pid = os.posix_spawn(argv[0], argv, os.environ | {"OMP_NUM_THREADS": "1", "OPENCV_FOR_THREADS_NUM": "1"},
+    pid = os.posix_spawn(argv[0], argv, env | {"OMP_NUM_THREADS": "1", "OPENCV_FOR_THREADS_NUM": "1"},
                          file_actions=[(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
                                        (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)])
     try:
