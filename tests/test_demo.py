@@ -2,6 +2,7 @@
 table, journal, terminal view and (in the second test) the web display."""
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -66,8 +67,10 @@ def test_the_fast_demo_deals_a_whole_deck_and_exits_zero(tmp_path):
 
 @pytest.mark.slow
 def test_the_demo_serves_the_table_on_the_web(tmp_path):
+    # faulthandler: a demo that does not stop on Ctrl-C is asked for every thread's stack.
     process = subprocess.Popen([*FARO_BOX, "demo", "--fast", "--port", "0", "--seed", "2"],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               env=os.environ | {"PYTHONFAULTHANDLER": "1"})
     stream_lines: list[str] = []
     lines = []
     reader = threading.Thread(target=lambda: lines.extend(process.stdout), daemon=True)
@@ -109,7 +112,14 @@ def test_the_demo_serves_the_table_on_the_web(tmp_path):
         assert any(x.startswith("data:") for x in stream_lines)
     finally:
         process.send_signal(signal.SIGINT)
-        process.wait(timeout=60)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGABRT)
+            process.wait(timeout=10)
+            reader.join(5)
+            pytest.fail("the demo did not stop within 60 s of Ctrl-C; its last output and threads:\n"
+                        + "".join(lines[-200:]))
         reader.join(timeout=10)
     assert process.returncode == 0, "".join(lines[-50:])
     assert {k: float(v) for k, v in state["balances"].items()} == _final_balances("".join(lines))
