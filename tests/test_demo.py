@@ -67,10 +67,17 @@ def test_the_fast_demo_deals_a_whole_deck_and_exits_zero(tmp_path):
 
 @pytest.mark.slow
 def test_the_demo_serves_the_table_on_the_web(tmp_path):
-    # faulthandler: a demo that does not stop on Ctrl-C is asked for every thread's stack.
-    process = subprocess.Popen([*FARO_BOX, "demo", "--fast", "--port", "0", "--seed", "2"],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                               env=os.environ | {"PYTHONFAULTHANDLER": "1"})
+    # Ctrl-C as at a terminal: a test run started in the background by a script inherits SIGINT
+    # ignored (POSIX), and so would the demo, which then rightly never stops on it. A handler of
+    # our own here leaves the demo SIGINT's default across exec. faulthandler: a demo that still
+    # does not stop is asked for every thread's stack.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        process = subprocess.Popen([*FARO_BOX, "demo", "--fast", "--port", "0", "--seed", "2"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                   env=os.environ | {"PYTHONFAULTHANDLER": "1"})
+    finally:
+        signal.signal(signal.SIGINT, previous)
     stream_lines: list[str] = []
     lines = []
     reader = threading.Thread(target=lambda: lines.extend(process.stdout), daemon=True)
