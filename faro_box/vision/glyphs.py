@@ -105,9 +105,8 @@ _KERNEL_3 = np.ones((3, 3), np.uint8)
 
 class _Work:
     """find_index's work arrays for images of one shape, kept from call to call: the few hundred
-    kilobytes a corner's reading needs, allocated and freed anew for every image, were handed
-    back to the system by the C library and faulted in again at the next (about a tenth of a
-    `vision read` process's time on 200 corner crops)."""
+    kilobytes a corner's reading needs, allocated and freed anew for every image, are handed
+    back to the system by the C library and faulted in again at the next."""
 
     __slots__ = ("shape", "spread", "paper", "lowest", "channel", "darkness", "ink", "binary", "labels")
 

@@ -144,6 +144,13 @@ class _Script:
         return Scripted(self.box.deck[self.now], 0.99, (self.box.deck[self.now],))
 
 
+def _scripted(cards: int) -> tuple[SimBox, list[np.ndarray], _Script, Tracker]:
+    """A quiet simulated box, one still frame of each card, a scripted reader and its tracker."""
+    box = SimBox(seed=22, nuisance=0.0, cards=cards, still=(30, 40))
+    reader = _Script(box)
+    return box, _still_frames(box), reader, Tracker(reader, window=box.window)
+
+
 def _run(tracker: Tracker, reader: _Script, seq, answer=None, start: int = 0) -> list:
     events = []
     for n, (now, image) in enumerate(seq, start):
@@ -178,20 +185,14 @@ def test_a_still_hand_over_most_of_the_window_is_not_taken_for_cards():
 def test_the_card_after_an_unread_one_is_read_even_if_it_lies_still_only_briefly():
     # Card 1 lies under a thumb, never in full view; card 2 lies still two frames. Before, the
     # question about card 1 took the frame card 2 was to be read on, and card 2 went unseen.
-    box = SimBox(seed=22, nuisance=0.0, cards=5, still=(30, 40))
-    f = _still_frames(box)
-    reader = _Script(box)
-    tracker = Tracker(reader, window=box.window)
+    box, f, reader, tracker = _scripted(5)
     _run(tracker, reader, [(0, f[0])] * 8 + [("t", _thumb(box, f[1]))] * 6 + [(2, f[2])] * 2 + [(3, f[3])] * 8,
          answer=lambda e: box.deck[e.index])
     assert tracker.exposed == tuple(box.deck[:4])
 
 
 def test_a_resumed_deal_forgets_the_card_kept_from_before():
-    box = SimBox(seed=22, nuisance=0.0, cards=4, still=(30, 40))
-    f = _still_frames(box)
-    reader = _Script(box)
-    tracker = Tracker(reader, window=box.window)
+    box, f, reader, tracker = _scripted(4)
     events = _run(tracker, reader, [(0, f[0])] * 8 + [("t", _thumb(box, f[1]))] * 6)
     tracker.resume(box.deck[:2])  # the dealer entered card 1 by hand
     events += _run(tracker, reader, [(2, f[2])] * 8, start=14)
@@ -200,10 +201,7 @@ def test_a_resumed_deal_forgets_the_card_kept_from_before():
 
 
 def test_a_card_that_went_by_while_the_dealer_was_asked_is_asked_about_with_its_picture():
-    box = SimBox(seed=22, nuisance=0.0, cards=5, still=(30, 40))
-    f = _still_frames(box)
-    reader = _Script(box)
-    tracker = Tracker(reader, window=box.window)
+    box, f, reader, tracker = _scripted(5)
     events = _run(tracker, reader, [(0, f[0])] * 8 + [("t", f[1])] * 14 + [("t", _thumb(box, f[2]))] * 6
                   + [(3, f[3])] * 8)
     asked = [e for e in events if isinstance(e, NeedsConfirmation)]
