@@ -8,6 +8,7 @@ in the embedding, so glyphs the network never saw still read once enrolled.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -47,8 +48,13 @@ class IndexNet:
         except cv2.error as exc:
             raise VisionError(f"{source!r} is not an index network OpenCV can load: {exc.msg.strip()}") from None
         probe = self._run(np.zeros((1, 3, 64, 64), np.float32))
-        if probe.shape != (1, RANK_CLASSES + 4 + EMBED):
-            raise VisionError(f"{source!r} gives outputs of shape {probe.shape!r}, not (1, {RANK_CLASSES + 4 + EMBED})")
+        members, extra = divmod(probe.shape[1] - RANK_CLASSES - 4, EMBED)
+        if probe.shape[0] != 1 or members < 1 or extra:
+            raise VisionError(f"{source!r} gives outputs of shape {probe.shape!r}, "
+                              f"not (1, {RANK_CLASSES + 4} + {EMBED} per joined network)")
+        self.embed = members * EMBED  # an ensemble (training/ensemble.py) joins its members' embeddings
+        # An enrolled deck's prototypes live in one network's embedding: a profile names it by this.
+        self.fingerprint = hashlib.sha256(onnx).hexdigest()[:16]
 
     def _run(self, x: np.ndarray) -> np.ndarray:
         self._net.setInput(x)
@@ -56,11 +62,15 @@ class IndexNet:
 
     def __call__(self, patches: np.ndarray) -> NetOutput:
         """``patches``: (n, PATCH, PATCH, 3) uint8 BGR."""
-        out = self._run(prepare(patches))
+        return self.run_prepared(prepare(patches))
+
+    def run_prepared(self, x: np.ndarray) -> NetOutput:
+        """``x``: patches as ``prepare`` gives them, (n, 3, PATCH, PATCH) float32."""
+        out = self._run(np.ascontiguousarray(x, np.float32))
         r0, r1 = OUTPUTS["rank_logits"]
         s0, s1 = OUTPUTS["suit_logits"]
-        e0, e1 = OUTPUTS["embedding"]
-        return NetOutput(_softmax(out[:, r0:r1]), _softmax(out[:, s0:s1]), out[:, e0:e1])
+        e0 = OUTPUTS["embedding"][0]
+        return NetOutput(_softmax(out[:, r0:r1]), _softmax(out[:, s0:s1]), out[:, e0:e0 + self.embed])
 
 
 @lru_cache(maxsize=1)

@@ -16,7 +16,7 @@ import numpy as np
 
 from faro_box.cards import Card, Rank, Suit
 from faro_box.vision.index_patch import PATCH, IndexWindow, corner_patch, face_patches
-from faro_box.vision.learned import EMBED, NO_INDEX, IndexNet
+from faro_box.vision.learned import NO_INDEX, IndexNet
 from faro_box.vision.locate import CANON_H, CANON_W, CardView
 
 RANKS: tuple[Rank, ...] = tuple(Rank)
@@ -63,13 +63,14 @@ ENROL = EnrolSettings()
 class LearnedDeck:
     mode: Mode
     window: IndexWindow
-    rank_protos: np.ndarray  # (13, EMBED) unit rows, RANKS order
-    suit_protos: np.ndarray  # (4, EMBED) unit rows, SUITS order
+    rank_protos: np.ndarray  # (13, the network's embedding width) unit rows, RANKS order
+    suit_protos: np.ndarray  # (4, the same width) unit rows, SUITS order
     found: int  # cards whose index the network saw at the chosen window
     total: int
     glyph_height: float | None  # rank glyph height / card height (face view) or / image height (corner)
     generic_agree: int  # cards whose rank the generic head named right
     temperature: float = ENROL.temperature
+    network: str = ""  # the fingerprint of the network whose embedding holds the prototypes ("": not recorded)
 
     def summary(self) -> str:
         size = f", rank glyph {100 * self.glyph_height:.1f}% of the card's height" if self.glyph_height else ""
@@ -167,8 +168,8 @@ def learn_deck(net: IndexNet, pictures: Sequence[tuple[Card, np.ndarray]], *, co
         mode = Mode.GENERIC_AND_OWN
     else:
         mode = Mode.OWN
-    emb_r = np.zeros((len(RANKS), EMBED), np.float32)
-    emb_s = np.zeros((len(SUITS), EMBED), np.float32)
+    emb_r = np.zeros((len(RANKS), net.embed), np.float32)
+    emb_s = np.zeros((len(SUITS), net.embed), np.float32)
     for (card, image), ok in zip(pictures, seen, strict=True):
         if not ok and mode is not Mode.FACE:
             continue  # a card whose index was not seen teaches the prototypes nothing
@@ -178,7 +179,8 @@ def learn_deck(net: IndexNet, pictures: Sequence[tuple[Card, np.ndarray]], *, co
     norms_r = np.linalg.norm(emb_r, axis=1, keepdims=True)
     norms_s = np.linalg.norm(emb_s, axis=1, keepdims=True)
     return LearnedDeck(mode, window or IndexWindow(), emb_r / np.maximum(norms_r, 1e-6),
-                       emb_s / np.maximum(norms_s, 1e-6), found, total, height, agree, settings.temperature)
+                       emb_s / np.maximum(norms_s, 1e-6), found, total, height, agree, settings.temperature,
+                       net.fingerprint)
 
 
 def missing(deck: LearnedDeck) -> list[str]:

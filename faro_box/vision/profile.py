@@ -72,7 +72,7 @@ class DeckProfile:
             arrays["learned_meta"] = np.array([d.mode.name, repr(d.window.x), repr(d.window.y), repr(d.window.side),
                                                str(d.found), str(d.total),
                                                repr(d.glyph_height) if d.glyph_height is not None else "",
-                                               str(d.generic_agree), repr(d.temperature)])
+                                               str(d.generic_agree), repr(d.temperature), d.network])
             arrays["learned_rank"] = d.rank_protos
             arrays["learned_suit"] = d.suit_protos
         buf = io.BytesIO()
@@ -155,7 +155,8 @@ class DeckProfile:
             problems.append("no templates at all")
         if self.learned is not None:
             d = self.learned
-            if d.rank_protos.shape != (13, EMBED) or d.suit_protos.shape != (4, EMBED) \
+            width = d.rank_protos.shape[-1]
+            if d.rank_protos.shape != (13, width) or d.suit_protos.shape != (4, width) or width % EMBED or not width \
                     or not np.all(np.isfinite(d.rank_protos)) or not np.all(np.isfinite(d.suit_protos)):
                 problems.append("learned prototypes")
         if problems:
@@ -167,11 +168,13 @@ def _learned_from(arrays: dict[str, np.ndarray]) -> LearnedDeck | None:
     if meta is None:
         return None
     m = [str(v) for v in meta]
-    if len(m) != 9 or m[0] not in Mode.__members__:
+    # Nine fields: a profile enrolled before the network's fingerprint was kept.
+    if len(m) not in (9, 10) or m[0] not in Mode.__members__:
         raise ValueError("learned deck header")
     return LearnedDeck(Mode[m[0]], IndexWindow(float(m[1]), float(m[2]), float(m[3])),
                        arrays["learned_rank"].astype(np.float32), arrays["learned_suit"].astype(np.float32),
-                       int(m[4]), int(m[5]), float(m[6]) if m[6] else None, int(m[7]), float(m[8]))
+                       int(m[4]), int(m[5]), float(m[6]) if m[6] else None, int(m[7]), float(m[8]),
+                       m[9] if len(m) == 10 else "")
 
 
 SUIT_KEYS = ("whole", *(f"top{f}" for f in glyphs.SUIT_TOPS))

@@ -104,6 +104,11 @@ class Reader:
         self.method = method
         self._classical = ClassicalReader(profile, view=self.view) if method is not Method.LEARNED else None
         self.net = net if net is not None else shipped_net() if method is not Method.CLASSICAL else None
+        if self.net is not None and self.deck is not None and self.deck.network != self.net.fingerprint:
+            assert profile is not None
+            raise VisionError(f"the deck profile {profile.name!r} was enrolled with another index network than "
+                              "this faro-box's: its learned prototypes do not apply; enrol the deck again to read "
+                              "it by the learned network (its classical templates still read it)")
 
     def read(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None) -> Reading:
         if self.method is Method.CLASSICAL:

@@ -3,6 +3,7 @@ near misses, and enrolment saying what it learned and what it could not."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -145,6 +146,27 @@ def test_a_profile_keeps_what_enrolment_learned(tmp_path):
     assert np.array_equal(loaded.learned.rank_protos, profile.learned.rank_protos)
     right, wrong = read_deck(Reader(loaded, learned=True), RUSSIAN, 7300)
     assert wrong == []
+
+
+def test_a_deck_enrolled_with_another_network_is_not_read_by_its_prototypes(tmp_path):
+    """Prototypes live in one network's embedding: another network's are meaningless, so the
+    learned reading refuses them in one clear error, and the deck's classical templates still read."""
+    profile = enrol_faces(lambda c: render_card(c, style=RUSSIAN), 4)
+    assert profile.learned is not None
+    # The profile as a former faro-box wrote it: nine header fields, no network named.
+    profile.save(tmp_path / "new.npz")
+    with np.load(tmp_path / "new.npz") as z:
+        arrays = {k: z[k] for k in z.files}
+    arrays["learned_meta"] = arrays["learned_meta"][:9]
+    old = tmp_path / "old.npz"
+    np.savez_compressed(old, **arrays)
+    foreign = dataclasses.replace(profile, learned=dataclasses.replace(profile.learned, network="0123456789abcdef"))
+    for stale in (DeckProfile.load(old), foreign):
+        with pytest.raises(VisionError, match=r"'test' was enrolled with another index network.*enrol the deck again"):
+            Reader(stale, learned=True)
+        right, wrong = read_deck(Reader(stale), RUSSIAN, 7300)
+        assert wrong == [] and right >= 40
+    assert Reader(DeckProfile.load(tmp_path / "new.npz"), learned=True).deck is not None
 
 
 NEAR_MISSES = {
