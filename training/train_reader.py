@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import json
 import multiprocessing
 import os
@@ -190,6 +191,37 @@ def export(net, args: argparse.Namespace, record: dict) -> None:  # noqa: ANN001
     net.train()
 
 
+DISTIL = 0.5  # the teacher's share of the loss, the labels' the rest
+
+
+def _teacher(path: Path, threads: int):  # noqa: ANN202 - torch is imported lazily
+    """The teacher's rank and suit probabilities of a batch, run by cv2.dnn as the box runs it."""
+    import torch
+
+    from faro_box.vision.learned import IndexNet
+
+    cv2.setNumThreads(threads)
+    net = IndexNet(path.read_bytes(), source=str(path))
+
+    def probs(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        out = net.run_prepared(x.numpy())
+        return torch.from_numpy(out.rank), torch.from_numpy(out.suit)
+
+    return probs
+
+
+def _distil(out, taught, suits):  # noqa: ANN001, ANN202 - torch is imported lazily
+    """Cross-entropy against the teacher's probabilities: rank always, suit where the patch shows one."""
+    import torch
+
+    rank_p, suit_p = taught
+    loss = -(rank_p * torch.log_softmax(out[:, :14], dim=1)).sum(1).mean()
+    shown = suits >= 0
+    if shown.any():
+        loss = loss - (suit_p[shown] * torch.log_softmax(out[shown, 14:18], dim=1)).sum(1).mean()
+    return loss
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1].parent / "shared" / "data")
@@ -201,7 +233,11 @@ def main() -> int:
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--no-real", action="store_true", help="synthetic corpus only")
     ap.add_argument("--cache", type=Path, help="a folder keeping the synthetic corpus between runs")
+    ap.add_argument("--teacher", type=Path, help="an index network (ONNX, e.g. an ensemble from training/ensemble.py) "
+                    "whose probabilities the new network learns beside the labels")
     args = ap.parse_args()
+    if args.teacher is not None and not args.teacher.is_file():
+        ap.error(f"--teacher {str(args.teacher)!r}: no such file")
 
     import torch
     from torch import nn
@@ -242,6 +278,7 @@ def main() -> int:
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
     rank_loss = nn.CrossEntropyLoss(label_smoothing=0.05)
     suit_loss = nn.CrossEntropyLoss(label_smoothing=0.05, ignore_index=SUIT_NONE)
+    teacher = _teacher(args.teacher, args.threads) if args.teacher is not None else None
     record |= {
         "command": "nice -n 10 python training/train_reader.py " + " ".join(sys.argv[1:]),
         "seed": args.seed, "epochs": args.epochs, "batch": args.batch, "threads": args.threads,
@@ -249,6 +286,9 @@ def main() -> int:
         "data": "synthetic corpus (training/corpus.py)" + ("" if args.no_real else
                                                             " + feeder-corners + tabletop-ranks (Apache-2.0)"),
     }
+    if args.teacher is not None:
+        record |= {"teacher": {"sha256": hashlib.sha256(args.teacher.read_bytes()).hexdigest(),
+                               "weight": DISTIL}}
     step = 0
     for epoch in range(args.epochs):
         net.train()
@@ -264,6 +304,8 @@ def main() -> int:
             loss = rank_loss(out[:, :14], r_all[idx])
             if (s_all[idx] >= 0).any():
                 loss = loss + suit_loss(out[:, 14:18], s_all[idx])
+            if teacher is not None:
+                loss = (1 - DISTIL) * loss + DISTIL * _distil(out, teacher(x), s_all[idx])
             opt.zero_grad()
             loss.backward()
             opt.step()

@@ -1,0 +1,103 @@
+"""Networks joined by training/ensemble.py read as their average, through cv2.dnn as the box runs
+them, and a deck enrolled in the joined embedding reads by its prototypes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import pytest
+from vision_frames import scene
+
+from faro_box.cards import FULL_DECK
+from faro_box.errors import VisionError
+from faro_box.vision.learned import EMBED, IndexNet
+from faro_box.vision.learned_deck import Mode, learn_deck
+from faro_box.vision.locate import warp_quad
+from faro_box.vision.profile import DeckProfile, View, learned_only_profile
+from faro_box.vision.reader import Reader
+from faro_box.vision.sim import synth
+from faro_box.vision.sim.render import RUSSIAN, render_card
+
+REPO = Path(__file__).resolve().parents[2]
+onnx = pytest.importorskip("onnx", reason="the test extra installs onnx; training/ensemble.py needs it")
+
+
+def _shipped() -> bytes:
+    return resources.files("faro_box.vision").joinpath("data/index_net.onnx").read_bytes()
+
+
+def _other(tmp_path: Path) -> Path:
+    """A second network: the shipped one with its last layers' weights changed (another 'seed')."""
+    model = onnx.load_from_string(_shipped())
+    rng = np.random.default_rng(3)
+    for t in model.graph.initializer:
+        if len(t.dims) == 2:  # the fully connected layers
+            a = onnx.numpy_helper.to_array(t)
+            t.CopyFrom(onnx.numpy_helper.from_array((a * rng.uniform(0.5, 1.5, a.shape)).astype(a.dtype), t.name))
+    path = tmp_path / "other.onnx"
+    onnx.save(model, str(path))
+    return path
+
+
+def _joined(tmp_path: Path) -> tuple[IndexNet, Path, Path]:
+    shipped = tmp_path / "shipped.onnx"
+    shipped.write_bytes(_shipped())
+    other = _other(tmp_path)
+    out = subprocess.run([sys.executable, str(REPO / "training" / "ensemble.py"), str(shipped), str(other),
+                          "--out", str(tmp_path / "joined")], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return IndexNet((tmp_path / "joined" / "index_net.onnx").read_bytes(), source="joined"), shipped, other
+
+
+def test_joined_networks_read_as_the_members_mean(tmp_path):
+    joined, shipped, other = _joined(tmp_path)
+    a, b = IndexNet(shipped.read_bytes()), IndexNet(other.read_bytes())
+    assert joined.embed == 2 * EMBED and joined.fingerprint not in (a.fingerprint, b.fingerprint)
+    patches = np.random.default_rng(4).integers(0, 256, (6, 64, 64, 3), dtype=np.uint8)
+    j, x, y = joined(patches), a(patches), b(patches)
+    assert not np.allclose(x.rank, y.rank, atol=1e-3)  # the members differ: the mean is not either
+    assert np.allclose(j.rank, (x.rank + y.rank) / 2, atol=1e-5)
+    assert np.allclose(j.suit, (x.suit + y.suit) / 2, atol=1e-5)
+    # The joined embedding is a unit vector whose cosine similarity is the members' mean.
+    assert np.allclose(np.linalg.norm(j.embedding, axis=1), 1.0, atol=1e-5)
+    assert np.allclose(j.embedding @ j.embedding[0], ((x.embedding @ x.embedding[0]) + (y.embedding @ y.embedding[0])) / 2,
+                       atol=1e-5)
+
+
+def test_joining_one_network_or_a_missing_file_is_refused(tmp_path):
+    shipped = tmp_path / "shipped.onnx"
+    shipped.write_bytes(_shipped())
+    for argv, says in (([str(shipped)], "at least two"), ([str(shipped), str(tmp_path / "nope.onnx")], "no such file")):
+        out = subprocess.run([sys.executable, str(REPO / "training" / "ensemble.py"), *argv, "--out",
+                              str(tmp_path / "j")], capture_output=True, text=True, timeout=120)
+        assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr
+        assert not (tmp_path / "j").exists()
+
+
+def test_a_deck_enrolled_in_the_joined_embedding_reads_by_its_prototypes(tmp_path):
+    joined, _, _ = _joined(tmp_path)
+    rng = np.random.default_rng(8)
+    faces = []
+    for card in FULL_DECK:
+        quad = synth.card_quad(640, 480, 360, 0, (320, 240), 0.02, rng)
+        frame = synth.place_card(synth.light_background(640, 480, rng), render_card(card, style=RUSSIAN), quad)
+        faces.append((card, warp_quad(frame, quad)))
+    deck = learn_deck(joined, faces, corner=False)
+    assert deck.mode is not Mode.FACE and deck.rank_protos.shape == (13, 2 * EMBED)
+    path = tmp_path / "deck.npz"
+    learned_only_profile("joined", View.FACE, deck).save(path)
+    reader = Reader(DeckProfile.load(path), learned=True, net=joined)
+    right, wrong = 0, []
+    for i, card in enumerate(FULL_DECK):
+        frame, quad = scene(card, seed=7600 + i, style=RUSSIAN)
+        got = reader.read(frame, window=quad).card
+        right += got == card
+        if got not in (None, card):
+            wrong.append((str(card), str(got)))
+    assert wrong == [] and right >= 28, (right, wrong)  # measured 32 (the altered member reads less)
+    with pytest.raises(VisionError, match="another index network"):
+        Reader(DeckProfile.load(path), learned=True)  # the shipped network alone: not the embedding enrolled in
