@@ -50,6 +50,10 @@ def _renamed(graph, prefix: str):
     return nodes, inits, name(graph.output[0].name)
 
 
+def _width(model) -> int:  # noqa: ANN001 - onnx is imported lazily
+    return int(model.graph.output[0].type.tensor_type.shape.dim[1].dim_value)
+
+
 def join(models: list) -> object:
     import onnx
     from onnx import TensorProto, helper, numpy_helper
@@ -61,8 +65,9 @@ def join(models: list) -> object:
         inits.append(numpy_helper.from_array(value, name))
         return name
 
+    # A member may itself be joined networks, its embedding wider: it runs to the output's end.
     starts = {"rank": (0, RANK_CLASSES), "suit": (RANK_CLASSES, RANK_CLASSES + 4),
-              "emb": (RANK_CLASSES + 4, RANK_CLASSES + 4 + EMBED)}
+              "emb": (RANK_CLASSES + 4, np.iinfo(np.int64).max)}
     for part, (a, b) in starts.items():
         const(f"{part}_start", np.array([a], np.int64))
         const(f"{part}_end", np.array([b], np.int64))
@@ -94,7 +99,7 @@ def join(models: list) -> object:
     nodes.append(helper.make_node("Concat", embs, ["emb_all"], axis=1))
     nodes.append(helper.make_node("Mul", ["emb_all", "unit"], ["emb_unit"]))
     nodes.append(helper.make_node("Concat", heads + ["emb_unit"], [OUTPUT], axis=1))
-    width = RANK_CLASSES + 4 + EMBED * k
+    width = RANK_CLASSES + 4 + sum(_width(m) - RANK_CLASSES - 4 for m in models)
     graph = helper.make_graph(
         nodes, "index_net_ensemble",
         [helper.make_tensor_value_info(INPUT, TensorProto.FLOAT, ["n", 3, 64, 64])],
@@ -124,7 +129,8 @@ def main() -> int:
         record["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
         records.append(record)
         model = onnx.load(str(path))
-        if [i.name for i in model.graph.input] != [INPUT] or len(model.graph.output) != 1:
+        if [i.name for i in model.graph.input] != [INPUT] or len(model.graph.output) != 1 \
+                or (_width(model) - RANK_CLASSES - 4) % EMBED or _width(model) <= RANK_CLASSES + 4:
             ap.error(f"{str(path)!r}: not an index network from training/train_reader.py")
         models.append(model)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -134,7 +140,7 @@ def main() -> int:
         "command": "python training/ensemble.py " + " ".join(f"MEMBER{i + 1}" for i in range(len(models)))
                    + " --out OUT",
         "outputs": {"rank_logits": [0, RANK_CLASSES], "suit_logits": [RANK_CLASSES, RANK_CLASSES + 4],
-                    "embedding": [RANK_CLASSES + 4, RANK_CLASSES + 4 + EMBED * len(models)]},
+                    "embedding": [RANK_CLASSES + 4, sum(_width(m) for m in models) - (len(models) - 1) * (RANK_CLASSES + 4)]},
         "members": records}, indent=2) + "\n")
     print(f"joined {len(models)} networks into {args.out / 'index_net.onnx'}")
     return 0
