@@ -1,6 +1,6 @@
 """Card recognition on real photographs (../shared/data), our reader beside the classical peer.
 
-    python benchmarks/bench_vision.py
+    python benchmarks/bench_vision.py [--against OTHER.onnx]
 
 1. Enrolled deck, feeder-corners: one image per card enrols (rule: the first February image of
    each card in labels.csv order), every other image is the test; split by capture date.
@@ -10,7 +10,8 @@
 3. Speed on 640×480 frames (find mode, synthetic scenes busy and light and tabletop photos
    scaled to 640×480; window mode) and on 224×224 corner crops (ours beside the classical peer)
    on one core (sched_setaffinity to CPU 0, cv2.setNumThreads(1)); CPU ms per frame (median, p95:
-   the machine may be shared) and wall ms; max RSS of this process.
+   the machine may be shared) and wall ms; max RSS of this process. ``--against`` times the box's
+   joint reader with another index network too, in the same passes (a network before or a candidate).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from classic_peer import ClassicPeer  # noqa: E402
 
 from faro_box.cards import FULL_DECK, Card  # noqa: E402
 from faro_box.commands.vision import Label, enroll, evaluate, load_labels  # noqa: E402
+from faro_box.vision.learned import IndexNet  # noqa: E402
 from faro_box.vision.reader import ClassicalReader, Reader  # noqa: E402
 from faro_box.vision.sim.render import render_card  # noqa: E402
 from faro_box.vision.sim.synth import busy_background, card_quad, light_background, place_card  # noqa: E402
@@ -127,6 +129,13 @@ def synthetic_frames(n: int) -> list[np.ndarray]:
 
 
 def main() -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--against", type=Path, help="another index network (ONNX) to time beside the shipped one")
+    args = ap.parse_args()
+    if args.against is not None and not args.against.is_file():
+        ap.error(f"--against {str(args.against)!r}: no such file")
     if not DATA.is_dir():
         print(f"no real photographs at ../shared/data ({DATA}): nothing to measure")
         return 0
@@ -187,9 +196,14 @@ def main() -> int:
     crops: list[np.ndarray] = [np.asarray(cv2.imread(str(t.path))) for t in test[::16]]
     classical_generic = ClassicalReader()
     joint = Reader()  # the box's own generic reader: learned and classical together
+    other = [] if args.against is None else [Reader(net=IndexNet(args.against.read_bytes(), source=str(args.against)))]
+    rows = [(f"{mode} mode, synthetic scenes, joint, {args.against.name}",
+             (lambda f, r=r: r.read(f)) if mode == "find" else (lambda f, r=r: r.read(f, window=window)), synth)
+            for r in other for mode in ("find", "window")]
     for name, read, frames in (
             ("find mode, synthetic scenes, joint (the box's)", joint.read, synth),
             ("window mode, synthetic scenes, joint (the box's)", lambda f: joint.read(f, window=window), synth),
+            *rows,
             ("find mode, synthetic scenes (all)", generic.read, synth),
             ("find mode, synthetic scenes, classical", classical_generic.read, synth),
             ("find mode, synthetic scenes, busy tables", generic.read, synth[0::2]),
