@@ -2,8 +2,10 @@
 
 The network (training/train_reader.py) looks at an index patch (vision/index_patch.py) and gives
 rank logits (13 ranks, then "no readable index"), suit logits and a unit embedding. Generic
-reading uses the logits; an enrolled deck (vision/enrol_learned.py) reads by its own prototypes
-in the embedding, so glyphs the network never saw still read once enrolled.
+reading uses the logits; an enrolled deck (vision/learned_deck.py) reads by its own prototypes
+in the embedding, so glyphs the network never saw still read once enrolled. The shipped file is
+several such networks, trained alike from different seeds and corpora, joined into one
+(training/ensemble.py): its probabilities are their mean, and its embedding theirs side by side.
 """
 
 from __future__ import annotations

@@ -47,9 +47,16 @@ def test_the_shipped_network_is_onnx_that_cv2_dnn_loads():
     assert data[:2] != b"PK" and len(data) < 2_000_000  # a small ONNX protobuf, not an archive
     net = cv2.dnn.readNetFromONNX(np.frombuffer(data, np.uint8))
     net.setInput(np.zeros((2, 3, 64, 64), np.float32))
-    assert net.forward().shape == (2, 14 + 4 + 64)
     record = json.loads(resources.files("faro_box.vision").joinpath("data/index_net.json").read_text())
-    assert record["command"].startswith("nice -n 10 python training/train_reader.py") and "seed" in record
+    # How it was made: one training run, or several joined (training/ensemble.py), each recorded.
+    members = record.get("members", [record])
+    assert net.forward().shape == (2, 14 + 4 + 64 * len(members))
+    if len(members) > 1:
+        assert record["command"].startswith("python training/ensemble.py") and record["ensemble"] == len(members)
+        assert len({m["sha256"] for m in members}) == len(members)
+    for m in members:
+        assert m["command"].startswith("nice -n 10 python training/train_reader.py") and "seed" in m
+        assert m["code"].startswith("commit ")
 
 
 def test_a_damaged_network_is_refused():
