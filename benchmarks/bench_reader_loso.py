@@ -306,12 +306,14 @@ def main() -> int:
               f"{tune(generic, pool(gen, ''), rule=both):.4f}")
         temperature, t = tune_enrolled(any_enrolled, pool(enr, ""))
         print(f"enrolled temperature and threshold over every out-of-sample set: {temperature} {t:.4f}")
+        print(f"enrolled threshold beside the deck's own templates over every out-of-sample set: "
+              f"{tune(any_enrolled, pool(enr, ''), temperature, rule=both):.4f}")
     print("\nLeave one set out: correct / wrong / abstain, % of the left-out set's cards "
           "(wrong counts a card named on an empty slot too); threshold tuned on the other out-of-sample sets")
     head = "| set | in-sample | mode | n | classical generic as shot | t | generic as shot | generic Pi cast | " \
            "generic glare | t | joint generic as shot | joint Pi cast | joint glare | t | learned enrolled as shot | " \
-           "learned enrolled Pi cast | learned enrolled glare | classical enrolled as shot | classical enrolled Pi cast | " \
-           "classical enrolled glare |"
+           "learned enrolled Pi cast | learned enrolled glare | t | joint enrolled as shot | joint enrolled Pi cast | " \
+           "joint enrolled glare | classical enrolled as shot | classical enrolled Pi cast | classical enrolled glare |"
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     for s in chosen:
@@ -319,12 +321,15 @@ def main() -> int:
         # As shipped: the joint reading keeps the learned reader's own bar (learned_reader.py says why).
         t_b = max(t_g, tune(generic, pool(gen, s.name), rule=both))
         temp_e, t_e = tune_enrolled(any_enrolled, pool(enr, s.name))
+        # The enrolled deck's prototypes beside its own templates, joined as the generic reading is.
+        t_be = max(t_e, tune(any_enrolled, pool(enr, s.name), temp_e, rule=both))
         for m in MODES:
             if (m, "as shot") not in gen[s.name]:
                 continue
             cells = []
             for table, reader, t, temp, rule in ((gen, generic, t_g, None, outcome), (gen, generic, t_b, None, both),
-                                                 (enr, enr_readers.get(f"{s.name}/{m}"), t_e, temp_e, outcome)):
+                                                 (enr, enr_readers.get(f"{s.name}/{m}"), t_e, temp_e, outcome),
+                                                 (enr, enr_readers.get(f"{s.name}/{m}"), t_be, temp_e, both)):
                 cells.append(f"{t:.3f}" + (f" (T {temp})" if temp is not None else ""))
                 for c in CONDITIONS:
                     recs = table[s.name].get((m, c))
