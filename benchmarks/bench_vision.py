@@ -260,8 +260,11 @@ def processes(enrol_set: list[Label], test: list[Label]) -> None:
             "faro-box vision read --learned (enrolled)": [sys.executable, "-m", "faro_box.cli", "vision", "read",
                                                           "--learned", "--view", "corner", "--profile", str(profile),
                                                           *photos],
+            "faro-box vision read (enrolled, joint)": [sys.executable, "-m", "faro_box.cli", "vision", "read",
+                                                       "--view", "corner", "--profile", str(profile), *photos],
             "faro-box vision read (classical, enrolled)": [sys.executable, "-m", "faro_box.cli", "vision", "read",
-                                                           "--view", "corner", "--profile", str(profile), *photos],
+                                                           "--method", "classical", "--view", "corner", "--profile",
+                                                           str(profile), *photos],
             "faro-box vision read (generic: joint)": [sys.executable, "-m", "faro_box.cli", "vision", "read",
                                                       "--view", "corner", *photos],
             "classical peer process (enrolled)": [sys.executable, str(Path(__file__).parent / "classic_peer.py"),
@@ -274,9 +277,9 @@ def processes(enrol_set: list[Label], test: list[Label]) -> None:
             best = min((run_process(argv) for _ in range(3)), key=lambda r: r[1])
             results[name] = best
             print(f"{name:<44} wall {best[0]:6.2f} s  cpu {best[1]:6.2f} s")
-        ours = results["faro-box vision read --learned (enrolled)"][1]
         peer = results["classical peer process (enrolled)"][1]
-        print(f"CPU ratio ours / peer: {ours / peer:.2f}")
+        print("CPU ratio ours / peer: " + ", ".join(f"{name.removeprefix('faro-box vision read ')} {cpu / peer:.2f}"
+                                                    for name, (_, cpu, _) in results.items() if "peer" not in name))
 
 
 if __name__ == "__main__":

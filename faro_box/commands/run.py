@@ -86,12 +86,15 @@ def run(args: argparse.Namespace) -> int:
             server = _start_web(table, config, snapshots)
             closers.append(server.stop)
         profile = DeckProfile.load(config.camera.deck_profile) if config.camera.deck_profile else None
+        reader = Reader(profile)
+        if reader.warning:
+            log.warning(reader.warning)
         bridge: Any
         if config.game == "baccarat_banque":
             open_configured_bank(table, config)
             camera = open_bank_camera(config, table)
             closers.append(camera.close)
-            bridge = BankFeeder(table, Reader(profile), min_confidence=config.camera.min_confidence,
+            bridge = BankFeeder(table, reader, min_confidence=config.camera.min_confidence,
                                 snapshot_dir=snapshots, write_image=_write_png)
             if config.buttons.enabled:
                 closers.append(start_bank_buttons(table, config).close)
@@ -107,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
                                  fps=config.camera.fps)
             closers.append(camera.close)
             window = config.camera.window or camera.window
-            tracker = Tracker(Reader(profile), window=[list(p) for p in window] if window else None,
+            tracker = Tracker(reader, window=[list(p) for p in window] if window else None,
                               settings=TrackerSettings(min_confidence=config.camera.min_confidence))
             bridge = TrackerBridge(table, tracker, snapshot_dir=snapshots, write_image=_write_png)
             if config.buttons.enabled:

@@ -71,7 +71,10 @@ def run(args: argparse.Namespace) -> int:
         if window is None:
             window = camera.window
         # Nobody answers questions here: the tracker goes on rather than wait for the dealer.
-        tracker = Tracker(Reader(profile), window=window, settings=TrackerSettings(hold=False))
+        reader = Reader(profile)
+        if reader.warning:
+            logging.getLogger("faro_box.track").warning(reader.warning)
+        tracker = Tracker(reader, window=window, settings=TrackerSettings(hold=False))
         count, last, base = 0, -1, 0
         while args.frames is None or count < args.frames:
             try:

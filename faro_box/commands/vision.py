@@ -100,7 +100,10 @@ def make_reader(profile_path: str | None, view: str | None, learned: bool = Fals
     if chosen is Method.LEARNED and profile is not None and profile.learned is None:
         raise VisionError(f"the deck profile {profile_path!r} has no learned part (made before the learned "
                           "reader): enrol the deck again to read it with --learned")
-    return Reader(profile, view=View(view) if view else None, method=chosen)
+    reader = Reader(profile, view=View(view) if view else None, method=chosen)
+    if reader.warning:
+        print(f"faro-box vision: WARNING: {reader.warning}", file=sys.stderr)
+    return reader
 
 
 def timed(read: Callable[[np.ndarray], object], image: np.ndarray) -> tuple[object, float]:

@@ -85,10 +85,11 @@ class Method(enum.Enum):
 class Reader:
     """Reads cards with one deck profile (the generic one when none is given).
 
-    ``method``: by default the generic reading (no profile) is JOINT and an enrolled deck is
-    read by its classical templates; ``learned`` is short for LEARNED: the network reads the
-    index by its generic heads or the enrolled deck's prototypes. A deck whose enrolment saw too
-    few indices is read by the classical templates, as its profile says.
+    ``method``: by default JOINT, with the generic heads and templates or with the enrolled
+    deck's prototypes and its own templates; ``learned`` is short for LEARNED: the network alone
+    reads the index by its generic heads or the enrolled deck's prototypes. A deck whose enrolment
+    saw too few indices is read by its classical templates, as its profile says, and so is a
+    deck enrolled with another network than this one, where ``warning`` says so.
     """
 
     def __init__(self, profile: DeckProfile | None = None, *, view: View | None = None,
@@ -97,18 +98,26 @@ class Reader:
         self.view = view if view is not None else profile.view if profile is not None else View.FACE
         self.deck = profile.learned if profile is not None else None
         self.accept = ENROLLED if self.deck is not None else GENERIC
+        self.warning: str | None = None
+        asked = method is not None or learned
         if method is None:
-            method = Method.LEARNED if learned else Method.JOINT if profile is None else Method.CLASSICAL
+            method = Method.LEARNED if learned else Method.JOINT if profile is None or self.deck is not None \
+                else Method.CLASSICAL
         if method is not Method.CLASSICAL and self.deck is not None and self.deck.mode is Mode.FACE:
             method = Method.CLASSICAL
+        if method is not Method.CLASSICAL and profile is not None and self.deck is not None:
+            net = net if net is not None else shipped_net()
+            if self.deck.network != net.fingerprint:
+                stale = (f"the deck profile {profile.name!r} was enrolled with another index network than "
+                         "this faro-box's: its learned prototypes do not apply")
+                if asked:
+                    raise VisionError(f"{stale}; enrol the deck again to read it by the learned network "
+                                      "(its classical templates still read it)")
+                self.warning = f"{stale}: it is read by its classical templates alone; enrol it again to read it by both"
+                method = Method.CLASSICAL
         self.method = method
         self._classical = ClassicalReader(profile, view=self.view) if method is not Method.LEARNED else None
-        self.net = net if net is not None else shipped_net() if method is not Method.CLASSICAL else None
-        if self.net is not None and self.deck is not None and self.deck.network != self.net.fingerprint:
-            assert profile is not None
-            raise VisionError(f"the deck profile {profile.name!r} was enrolled with another index network than "
-                              "this faro-box's: its learned prototypes do not apply; enrol the deck again to read "
-                              "it by the learned network (its classical templates still read it)")
+        self.net = None if method is Method.CLASSICAL else net if net is not None else shipped_net()
 
     def read(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None) -> Reading:
         if self.method is Method.CLASSICAL:
