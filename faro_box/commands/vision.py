@@ -305,9 +305,10 @@ def _cmd_enroll(args: argparse.Namespace) -> int:
     profile.save(args.out)
     deck = profile.learned
     if not profile.has_index:
+        reads = ("the network reads its index, the classical templates its whole faces"
+                 if deck is not None and deck.mode is not Mode.FACE else "it is read by its whole faces only")
         print(f"faro-box vision enroll: WARNING: the classical glyph finder found no index on some cards "
-              f"({profile.view.value} view): the classical reader reads this deck by its whole faces only; "
-              "`vision read --learned` reads its index", file=sys.stderr)
+              f"({profile.view.value} view): {reads}", file=sys.stderr)
     if deck is not None and deck.mode is Mode.FACE:
         print(f"faro-box vision enroll: WARNING: {deck.summary()}: this deck is read by the weaker classical "
               "templates; give images that show the index if the deck has one", file=sys.stderr)

@@ -259,3 +259,4 @@ def test_the_enrol_command_says_what_it_learned(tmp_path):
     result = json.loads(out.stdout)
     assert result["mode"] == "face" and result["index_found"].endswith("/52")
     assert "WARNING" in out.stderr and "weaker classical templates" in out.stderr
+    assert "read by its whole faces only" in out.stderr
