@@ -86,11 +86,27 @@ def run_deal(box: SimBox, reader: CardReader, window: bool = True) -> dict:
                 # the dealer can only name some undealt card; the deal's record stays wrong.
                 conflicts += 1
                 tracker.confirm(index, tracker.remaining()[0])
-    for _, index, answer in pending:  # the video ended before the dealer answered: he still does
-        try:
-            tracker.confirm(index, answer)
-        except VisionError:
-            conflicts += 1
+    # The video ended: the tracker says what it left open, and the dealer answers every question
+    # still open, those from before the end too, until nothing more follows.
+    final = tracker.finish()
+    while pending or final:
+        for event in final:
+            if isinstance(event, CardExposed):
+                announced.append(event)
+            elif isinstance(event, NeedsConfirmation):
+                questions.append(event)
+                withdrawn += box.truth(event.frame).index == event.index - 1
+                reasons[event.reason or "no reason given"] += 1
+                shown = box.truth(event.frame).card
+                answer = shown if shown is not None and shown == box.deck[event.index - 1] else box.deck[event.index]
+                pending.append((0, event.index, answer))
+        for _, index, answer in pending:
+            try:
+                tracker.confirm(index, answer)
+            except VisionError:
+                conflicts += 1
+        pending = []
+        final = tracker.finish()
     recorded = list(tracker.exposed)
     seen: set = set()
     duplicated = 0

@@ -20,7 +20,7 @@ from faro_box.devices.camera import EndOfVideo, open_camera
 from faro_box.errors import VisionError
 from faro_box.vision.profile import DeckProfile
 from faro_box.vision.reader import Reader
-from faro_box.vision.track import NeedsConfirmation, Tracker, TrackerSettings, event_to_json
+from faro_box.vision.track import NeedsConfirmation, Tracker, TrackerSettings, TrackEvent, event_to_json
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -93,11 +93,8 @@ def run(args: argparse.Namespace) -> int:
                 base += last + 1 - number
                 number = last + 1
             last = number
-            for event in tracker.update(image, number):
-                line = event_to_json(event)
-                if isinstance(event, NeedsConfirmation) and snapshots is not None and event.snapshot is not None:
-                    line["snapshot"] = _save(snapshots, f"frame{event.frame}-card{event.index}.png", event.snapshot)
-                print(json.dumps(line), flush=True)
+            _print_events(tracker.update(image, number), snapshots)
+        _print_events(tracker.finish(), snapshots)  # the recording's end: what it left open
     finally:
         camera.close()
         if recorder is not None:
@@ -110,6 +107,14 @@ def run(args: argparse.Namespace) -> int:
         flat = ",".join(f"{v:.1f}" for v in tracker.window.ravel())
         logging.getLogger("faro_box.track").info("window found in the picture: %s", flat)
     return 0
+
+
+def _print_events(events: list[TrackEvent], snapshots: Path | None) -> None:
+    for event in events:
+        line = event_to_json(event)
+        if isinstance(event, NeedsConfirmation) and snapshots is not None and event.snapshot is not None:
+            line["snapshot"] = _save(snapshots, f"frame{event.frame}-card{event.index}.png", event.snapshot)
+        print(json.dumps(line), flush=True)
 
 
 def _recorder(path: str, first: Any, fps: float) -> Any:

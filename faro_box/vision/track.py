@@ -163,7 +163,7 @@ def event_to_json(event: TrackEvent) -> dict[str, object]:
                 "confidence": round(float(event.confidence), 3), "frame": event.frame}
     if isinstance(event, NeedsConfirmation):
         return {"event": "confirm", "index": event.index, "frame": event.frame,
-                "candidates": [str(c) for c in event.candidates]}
+                "candidates": [str(c) for c in event.candidates], "reason": event.reason}
     if isinstance(event, CardReturned):
         return {"event": "returned", "index": event.index, "card": str(event.card), "frame": event.frame}
     return {"event": "empty", "frame": event.frame, "dealt": event.dealt}
@@ -417,6 +417,17 @@ class Tracker:
         self._disturbed = True
         self._empty_checked = False
 
+    def finish(self) -> list[TrackEvent]:
+        """The stream ended (a recording's last frame): what it leaves open becomes events. An
+        unsure reading is acted on, and a card that lay on the box but was never seen in full
+        view (the last card of a recording, under the dealer's thumb) is asked about: nothing
+        follows to show it went by, and a card dealt is never dropped in silence."""
+        events, self._queued = self._queued + self._give_up(), []
+        kept, self._covered = self._covered, None
+        if kept is not None:
+            events += self._ask_kept(kept, "the stream ended with a card on the box never seen in full view")
+        return events
+
     def update(self, image: np.ndarray, frame: int) -> list[TrackEvent]:
         """Look at one frame; return the events it completes (usually none)."""
         if self._last_frame is not None and frame <= self._last_frame:
@@ -669,7 +680,11 @@ class Tracker:
         self._covered = None
         if not other:
             return []  # the same card, in full view at last: it is read now
-        why = "a card lay on the box too briefly to be seen in full view"
+        return self._ask_kept(kept, "a card lay on the box too briefly to be seen in full view")
+
+    def _ask_kept(self, kept: _Covered, why: str) -> list[TrackEvent]:
+        """A card kept by ``_note_covered``, dealt unread: asked about (held behind a question
+        the dealer has not answered yet)."""
         if self._exposed and self._exposed[-1] is None and self.settings.hold:
             if not self._held or self._held[-1].card is not None:
                 self._held.append(_Held(None, 0.0, kept.frame, kept.candidates, kept.snapshot, why))

@@ -213,3 +213,31 @@ def test_a_card_that_went_by_while_the_dealer_was_asked_is_asked_about_with_its_
     tracker.confirm(2, box.deck[2])
     assert [(type(e), e.index) for e in tracker.update(f[3], 37)] == [(CardExposed, 3)]
     assert tracker.exposed == tuple(box.deck[:4])
+
+
+def test_a_recording_that_ends_on_a_card_under_the_thumb_asks_about_it():
+    # The last card lies under the thumb when the recording ends: no card follows to show it
+    # went by. Before, the deal's record ended one card short, in silence.
+    box, f, reader, tracker = _scripted(3)
+    events = _run(tracker, reader, [(0, f[0])] * 8 + [("t", _thumb(box, f[1]))] * 6)
+    assert not any(isinstance(e, NeedsConfirmation) for e in events)
+    asked = tracker.finish()
+    assert [(type(e), e.index) for e in asked] == [(NeedsConfirmation, 1)]
+    assert "stream ended" in asked[0].reason and asked[0].snapshot is not None
+    tracker.confirm(1, box.deck[1])
+    assert tracker.exposed == tuple(box.deck[:2]) and tracker.finish() == []
+
+
+def test_a_recording_that_ends_on_the_card_read_last_under_the_thumb_asks_nothing():
+    box, f, reader, tracker = _scripted(3)
+    _run(tracker, reader, [(0, f[0])] * 8 + [("t", _thumb(box, f[0]))] * 6)
+    assert tracker.finish() == [] and tracker.exposed == (box.deck[0],)
+
+
+def test_a_recording_that_ends_while_a_question_is_open_asks_about_the_kept_card_after_the_answer():
+    box, f, reader, tracker = _scripted(5)
+    _run(tracker, reader, [(0, f[0])] * 8 + [("t", f[1])] * 14 + [("t", _thumb(box, f[2]))] * 6)
+    assert tracker.finish() == []  # held behind the question about card 1
+    tracker.confirm(1, box.deck[1])
+    asked = tracker.finish()
+    assert [(type(e), e.index) for e in asked] == [(NeedsConfirmation, 2)]

@@ -293,8 +293,9 @@ def test_find_mode_without_a_window_names_no_wrong_card():
 def test_events_as_json_lines():
     card = CardExposed(C("5S"), 0, 0.98123, 41)
     assert event_to_json(card) == {"event": "card", "index": 0, "card": "5S", "confidence": 0.981, "frame": 41}
-    ask = NeedsConfirmation(7, 390, (C("QH"), C("QD")), np.zeros((2, 2, 3), np.uint8))
-    assert event_to_json(ask) == {"event": "confirm", "index": 7, "frame": 390, "candidates": ["QH", "QD"]}
+    ask = NeedsConfirmation(7, 390, (C("QH"), C("QD")), np.zeros((2, 2, 3), np.uint8), "suit unsure")
+    assert event_to_json(ask) == {"event": "confirm", "index": 7, "frame": 390, "candidates": ["QH", "QD"],
+                                  "reason": "suit unsure"}
     assert event_to_json(CardReturned(C("2C"), 6, 400)) == {"event": "returned", "index": 6, "card": "2C",
                                                             "frame": 400}
     assert event_to_json(BoxEmpty(2000, 52)) == {"event": "empty", "frame": 2000, "dealt": 52}
