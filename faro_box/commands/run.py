@@ -126,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
                 image = camera.read()
             except EndOfVideo as exc:
                 log.info("%s", exc)
+                if isinstance(bridge, TrackerBridge):
+                    bridge.finish()
                 break
             if image is None:
                 table.report_fault("camera", "no picture from the camera")

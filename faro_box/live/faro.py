@@ -86,6 +86,15 @@ class TrackerBridge:
             finally:
                 self._camera_thread = None
 
+    def finish(self) -> None:
+        """The camera's recording ended: what the tracker left open reaches the table (the last
+        card, under the dealer's thumb, is asked about)."""
+        with self._lock:
+            self._catch_up()
+            if self._faro:
+                for event in self.tracker.finish():
+                    self._tracked(event)
+
     def lost(self, frame: int | None = None) -> None:
         with self._lock:
             self._catch_up()

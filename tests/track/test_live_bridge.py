@@ -12,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 
+import cv2
 import pytest
 from kill_helpers import wait_for_entries
 from live_dealer import PLAYERS, dealer_box
@@ -420,3 +421,36 @@ def test_the_tracker_reads_which_cards_are_out_from_the_table_itself() -> None:
     tracker.follow(None)             # on its own again: it keeps what it had
     table.handle(ConfirmCard(1, "3D"))
     assert tracker.exposed == (C("QS"),)
+
+
+def test_a_recording_that_ends_on_a_card_under_the_thumb_leaves_the_table_asking(tmp_path: Path) -> None:
+    box = SimBox(seed=22, nuisance=0.0, cards=3, still=(30, 40))
+    still = [box.frame(next(n for n in range(len(box)) if box.truth(n).card == c and box.truth(n).clean))
+             for c in box.deck[:2]]
+    thumbed = still[1].copy()
+    q = box.window.astype(float)
+    cv2.ellipse(thumbed, (int(q[:, 0].max()), int(q[:, 1].mean())), (40, 25), 0, 0, 360,
+                tuple(int(c) for c in box._skin), -1)
+    frames = [(0, still[0])] * 8 + [(None, thumbed)] * 6
+
+    class Script:
+        now: int | None = 0
+
+        def read(self, image, *, window=None):
+            if self.now is None:
+                return Scripted(None, 0.3, tuple(box.deck[1:3]), why="covered")
+            return Scripted(box.deck[self.now], 0.99, (box.deck[self.now],))
+
+    reader = Script()
+    journal = Journal(tmp_path / "journal.sqlite")
+    table = Table(journal)
+    table.handle(StartDeal("foster", ["ann"], {}))
+    bridge = TrackerBridge(table, Tracker(reader, window=box.window.tolist()))
+    for n, (now, image) in enumerate(frames):
+        reader.now = now
+        bridge.feed(image, n)
+    assert table.state()["exposed"] == [str(box.deck[0])] and table.state()["pending"] is None
+    bridge.finish()
+    pending = table.state()["pending"]
+    assert pending is not None and pending["index"] == 1
+    journal.close()
