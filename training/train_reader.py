@@ -191,9 +191,6 @@ def export(net, args: argparse.Namespace, record: dict) -> None:  # noqa: ANN001
     net.train()
 
 
-DISTIL = 0.5  # the teacher's share of the loss, the labels' the rest
-
-
 def _teacher(path: Path, threads: int):  # noqa: ANN202 - torch is imported lazily
     """The teacher's rank and suit probabilities of a batch, run by cv2.dnn as the box runs it."""
     import torch
@@ -210,16 +207,21 @@ def _teacher(path: Path, threads: int):  # noqa: ANN202 - torch is imported lazi
     return probs
 
 
-def _distil(out, taught, suits):  # noqa: ANN001, ANN202 - torch is imported lazily
-    """Cross-entropy against the teacher's probabilities: rank always, suit where the patch shows one."""
+def _distil(out, taught, suits, temperature: float):  # noqa: ANN001, ANN202 - torch is imported lazily
+    """Cross-entropy against the teacher's probabilities, both softened by ``temperature`` (and
+    scaled by its square, so the gradients keep their size): rank always, suit where the patch
+    shows one."""
     import torch
 
+    def soft(p: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(torch.log(p.clamp_min(1e-12)) / temperature, dim=1)
+
     rank_p, suit_p = taught
-    loss = -(rank_p * torch.log_softmax(out[:, :14], dim=1)).sum(1).mean()
+    loss = -(soft(rank_p) * torch.log_softmax(out[:, :14] / temperature, dim=1)).sum(1).mean()
     shown = suits >= 0
     if shown.any():
-        loss = loss - (suit_p[shown] * torch.log_softmax(out[shown, 14:18], dim=1)).sum(1).mean()
-    return loss
+        loss = loss - (soft(suit_p[shown]) * torch.log_softmax(out[shown, 14:18] / temperature, dim=1)).sum(1).mean()
+    return loss * temperature ** 2
 
 
 def main() -> int:
@@ -235,9 +237,15 @@ def main() -> int:
     ap.add_argument("--cache", type=Path, help="a folder keeping the synthetic corpus between runs")
     ap.add_argument("--teacher", type=Path, help="an index network (ONNX, e.g. an ensemble from training/ensemble.py) "
                     "whose probabilities the new network learns beside the labels")
+    ap.add_argument("--teacher-weight", type=float, default=0.5, help="the teacher's share of the loss")
+    ap.add_argument("--teacher-temperature", type=float, default=1.0,
+                    help="both networks' probabilities softened by this temperature where the teacher's are learned")
     args = ap.parse_args()
     if args.teacher is not None and not args.teacher.is_file():
         ap.error(f"--teacher {str(args.teacher)!r}: no such file")
+    if not 0.0 <= args.teacher_weight <= 1.0 or args.teacher_temperature <= 0:
+        ap.error(f"--teacher-weight must lie in [0, 1] and --teacher-temperature above 0, not "
+                 f"{args.teacher_weight!r} and {args.teacher_temperature!r}")
 
     import torch
     from torch import nn
@@ -288,7 +296,7 @@ def main() -> int:
     }
     if args.teacher is not None:
         record |= {"teacher": {"sha256": hashlib.sha256(args.teacher.read_bytes()).hexdigest(),
-                               "weight": DISTIL}}
+                               "weight": args.teacher_weight, "temperature": args.teacher_temperature}}
     step = 0
     for epoch in range(args.epochs):
         net.train()
@@ -305,7 +313,8 @@ def main() -> int:
             if (s_all[idx] >= 0).any():
                 loss = loss + suit_loss(out[:, 14:18], s_all[idx])
             if teacher is not None:
-                loss = (1 - DISTIL) * loss + DISTIL * _distil(out, teacher(x), s_all[idx])
+                loss = (1 - args.teacher_weight) * loss + args.teacher_weight * _distil(
+                    out, teacher(x), s_all[idx], args.teacher_temperature)
             opt.zero_grad()
             loss.backward()
             opt.step()
