@@ -98,6 +98,6 @@ def test_a_deck_enrolled_in_the_joined_embedding_reads_by_its_prototypes(tmp_pat
         right += got == card
         if got not in (None, card):
             wrong.append((str(card), str(got)))
-    assert wrong == [] and right >= 28, (right, wrong)  # measured 32 (the altered member reads less)
+    assert wrong == [] and right >= 28, (right, wrong)  # lower than the shipped network's: one member altered
     with pytest.raises(VisionError, match="another index network"):
         Reader(DeckProfile.load(path), learned=True)  # the shipped network alone: not the embedding enrolled in

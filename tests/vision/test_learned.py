@@ -64,9 +64,9 @@ def test_a_damaged_network_is_refused():
         IndexNet(b"not onnx at all", source="broken.onnx")
 
 
-# Cards of 52 read, measured with the shipped network: English 48, Russian 51, French 49 (the rest
-# abstain at the calibrated threshold); floors a little under.
-FLOORS = {"english": 45, "russian": 48, "french": 46}
+# Floors a little under what the shipped network reads (the rest abstain at the calibrated
+# threshold): a network that reads less of a plain rendered deck fails here.
+FLOORS = {"english": 49, "russian": 50, "french": 50}
 
 
 @pytest.mark.parametrize("style", [ENGLISH, RUSSIAN, FRENCH], ids=["english", "russian", "french"])
@@ -79,7 +79,7 @@ def test_the_shipped_network_reads_a_rendered_deck_without_enrolment(reader, sty
 
 def test_find_mode_reads_a_rendered_deck_never_wrongly(reader):
     right, wrong = read_deck(reader, ENGLISH, 7100, find=True)
-    assert wrong == [] and right >= 44, right  # measured 47
+    assert wrong == [] and right >= 49, right
 
 
 def big_index(card: Card, factor: float = 1.75) -> np.ndarray:
@@ -170,7 +170,7 @@ def test_an_enrolled_deck_is_read_by_its_prototypes_and_its_templates_together(s
         right += got == card
         if got not in (None, card):
             wrong.append((str(card), str(got)))
-    # Measured 47 blurred and 51 under glare; the templates alone 23 and 44.
+    # The templates alone read about half of the blurred deck and fewer under glare than this floor.
     assert wrong == [] and right >= (44 if spoil == "blur" else 48), right
 
 
