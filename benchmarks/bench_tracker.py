@@ -6,6 +6,7 @@
     python benchmarks/bench_tracker.py --first 50 --deals 50   # the second half of the 100 deals
     python benchmarks/bench_tracker.py --memory 100000 # frames of back-to-back deals, RSS sampled
     python benchmarks/bench_tracker.py --view-speed REF # the look at a frame beside commit REF's
+    python benchmarks/bench_tracker.py --deals 4 --against OLD.onnx  # CPU per frame with another network too
 
 Accuracy: every deal is dealt in full (52 cards, the hock taken out, the box empty) with a
 nuisance level drawn at random; a simulated dealer answers each question 15 frames later with
@@ -25,12 +26,14 @@ import statistics
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from faro_box.cards import Card
 from faro_box.errors import VisionError
+from faro_box.vision.learned import IndexNet
 from faro_box.vision.reader import Reader
 from faro_box.vision.sim.simbox import Expect, SimBox
 from faro_box.vision.track import BoxEmpty, CardExposed, CardReader, CardReturned, NeedsConfirmation, Tracker
@@ -187,6 +190,29 @@ def accuracy(deals: int, seed: int, jobs: int = 1, first: int = 0) -> None:
               f"<= 3 frames: {sum(v <= 3 for v in latency) / len(latency):.1%}")
 
 
+def against(deals: int, seed: int, other: Path) -> None:
+    """The same deals through the shipped network and ``other``, one after the other deal by
+    deal, so that both see the machine alike: CPU per frame, reading included, and the ratio."""
+    readers = {"shipped": Reader(), other.name: Reader(net=IndexNet(other.read_bytes(), source=str(other)))}
+    rng = np.random.default_rng(seed)
+    cpu = dict.fromkeys(readers, 0.0)
+    frames = dict.fromkeys(readers, 0)
+    wrong = dict.fromkeys(readers, 0)
+    for d in range(deals):
+        nuisance = float(rng.uniform(0.0, 1.0))
+        for name, reader in readers.items():
+            r = deal(seed * 1000 + d, nuisance, reader)
+            cpu[name] += r["cpu"]
+            frames[name] += r["frames"]
+            wrong[name] += r["wrong"] + r["missed"] + r["duplicated"]
+    ms = {name: cpu[name] / frames[name] * 1000 for name in readers}
+    for name in readers:
+        print(f"{name:<24} tracker CPU, reading included: {ms[name]:.2f} ms per frame "
+              f"({frames[name]} frames; missed + doubled + wrong {wrong[name]})")
+    a, b = ms.values()
+    print(f"ratio shipped / {other.name}: {a / b:.2f}")
+
+
 def rss_mb() -> float:
     with open("/proc/self/status", encoding="ascii") as status:
         for line in status:
@@ -265,9 +291,15 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes sharing the deals (figures unchanged)")
     parser.add_argument("--memory", type=int, metavar="FRAMES", help="run the memory measure instead")
     parser.add_argument("--view-speed", metavar="GIT_REF", help="time the tracker's look at a frame beside this commit's")
+    parser.add_argument("--against", type=Path, metavar="OTHER.onnx",
+                        help="deal each deal again with this index network, alternately, and compare CPU per frame")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    if args.view_speed:
+    if args.against is not None and not args.against.is_file():
+        parser.error(f"--against {str(args.against)!r}: no such file")
+    if args.against:
+        against(args.deals, args.seed, args.against)
+    elif args.view_speed:
         view_speed(args.view_speed)
     elif args.memory:
         memory(args.memory, args.seed)
