@@ -101,3 +101,16 @@ def test_a_deck_enrolled_in_the_joined_embedding_reads_by_its_prototypes(tmp_pat
     assert wrong == [] and right >= 28, (right, wrong)  # lower than the shipped network's: one member altered
     with pytest.raises(VisionError, match="another index network"):
         Reader(DeckProfile.load(path), learned=True)  # the shipped network alone: not the embedding enrolled in
+
+
+def test_a_network_of_another_shape_is_refused(tmp_path):
+    shipped = tmp_path / "shipped.onnx"
+    shipped.write_bytes(_shipped())
+    model = onnx.load_from_string(_shipped())
+    model.graph.output[0].type.tensor_type.shape.dim[1].dim_value = 40  # no index network gives 40 outputs
+    odd = tmp_path / "odd.onnx"
+    onnx.save(model, str(odd))
+    out = subprocess.run([sys.executable, str(REPO / "training" / "ensemble.py"), str(shipped), str(odd), "--out",
+                          str(tmp_path / "j")], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and "not an index network" in out.stderr and "Traceback" not in out.stderr
+    assert not (tmp_path / "j").exists()
