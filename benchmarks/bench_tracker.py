@@ -52,12 +52,40 @@ def run_deal(box: SimBox, reader: CardReader, window: bool = True) -> dict:
     first_clean = {e.index: e.frame for e in box.expected() if e.kind is Expect.CARD}
     announced: list[CardExposed] = []
     questions: list[NeedsConfirmation] = []
-    returned = empty = withdrawn = conflicts = 0
+    counts: Counter[str] = Counter()  # returned, empty, withdrawn, conflicts
     reasons: Counter[str] = Counter()
     pending: list[tuple[int, int, Card]] = []
     cpu = 0.0
     slowest = 0.0
     per_frame: list[float] = []
+
+    def take(events: list, answer_at: int) -> None:
+        for event in events:
+            if isinstance(event, CardExposed):
+                announced.append(event)
+            elif isinstance(event, NeedsConfirmation):
+                questions.append(event)
+                counts["withdrawn"] += box.truth(event.frame).index == event.index - 1
+                reasons[event.reason or "no reason given"] += 1
+                shown = box.truth(event.frame).card  # what the dealer sees in the snapshot
+                answer = shown if shown is not None and shown == box.deck[event.index - 1] else box.deck[event.index]
+                pending.append((answer_at, event.index, answer))
+            elif isinstance(event, CardReturned):
+                counts["returned"] += 1
+            elif isinstance(event, BoxEmpty):
+                counts["empty"] += 1
+
+    def answer(upto: int) -> None:
+        while pending and pending[0][0] <= upto:
+            _, index, card = pending.pop(0)
+            try:
+                tracker.confirm(index, card)
+            except VisionError:
+                # The true card was announced earlier at a wrong index (counted there as wrong):
+                # the dealer can only name some undealt card; the deal's record stays wrong.
+                counts["conflicts"] += 1
+                tracker.confirm(index, tracker.remaining()[0])
+
     for n in range(len(box)):
         image = box.frame(n)
         start = time.thread_time()
@@ -66,50 +94,15 @@ def run_deal(box: SimBox, reader: CardReader, window: bool = True) -> dict:
         cpu += spent
         slowest = max(slowest, spent)
         per_frame.append(spent)
-        for event in events:
-            if isinstance(event, CardExposed):
-                announced.append(event)
-            elif isinstance(event, NeedsConfirmation):
-                questions.append(event)
-                withdrawn += box.truth(event.frame).index == event.index - 1
-                reasons[event.reason or "no reason given"] += 1
-                shown = box.truth(event.frame).card  # what the dealer sees in the snapshot
-                answer = shown if shown is not None and shown == box.deck[event.index - 1] else box.deck[event.index]
-                pending.append((n + ANSWER_AFTER, event.index, answer))
-            elif isinstance(event, CardReturned):
-                returned += 1
-            elif isinstance(event, BoxEmpty):
-                empty += 1
-        while pending and pending[0][0] <= n:
-            _, index, answer = pending.pop(0)
-            try:
-                tracker.confirm(index, answer)
-            except VisionError:
-                # The true card was announced earlier at a wrong index (counted there as wrong):
-                # the dealer can only name some undealt card; the deal's record stays wrong.
-                conflicts += 1
-                tracker.confirm(index, tracker.remaining()[0])
+        take(events, n + ANSWER_AFTER)
+        answer(n)
     # The video ended: the tracker says what it left open, and the dealer answers every question
     # still open, those from before the end too, until nothing more follows.
-    final = tracker.finish()
-    while pending or final:
-        for event in final:
-            if isinstance(event, CardExposed):
-                announced.append(event)
-            elif isinstance(event, NeedsConfirmation):
-                questions.append(event)
-                withdrawn += box.truth(event.frame).index == event.index - 1
-                reasons[event.reason or "no reason given"] += 1
-                shown = box.truth(event.frame).card
-                answer = shown if shown is not None and shown == box.deck[event.index - 1] else box.deck[event.index]
-                pending.append((0, event.index, answer))
-        for _, index, answer in pending:
-            try:
-                tracker.confirm(index, answer)
-            except VisionError:
-                conflicts += 1
-        pending = []
-        final = tracker.finish()
+    end = len(box) + ANSWER_AFTER  # later than any answer still due
+    take(tracker.finish(), end)
+    while pending:
+        answer(end)
+        take(tracker.finish(), end)
     recorded = list(tracker.exposed)
     seen: set = set()
     duplicated = 0
@@ -122,8 +115,9 @@ def run_deal(box: SimBox, reader: CardReader, window: bool = True) -> dict:
         "missed": sum(1 for i, c in enumerate(box.deck[:box.cards]) if i >= len(recorded) or recorded[i] != c),
         "duplicated": duplicated,
         "wrong": sum(1 for e in announced if box.deck[e.index] != e.card),
-        "questions": len(questions), "withdrawn": withdrawn, "returned": returned, "empty": empty, "latency": latency,
-        "reasons": reasons, "per_frame": per_frame, "conflicts": conflicts,
+        "questions": len(questions), "withdrawn": counts["withdrawn"], "returned": counts["returned"],
+        "empty": counts["empty"], "latency": latency, "reasons": reasons, "per_frame": per_frame,
+        "conflicts": counts["conflicts"],
         # Apart from the index: a card the deal never recorded anywhere (the tracker's miss), and
         # a card announced that was not the one on top then (the reader's misreading; not the
         # hock, which the deal names by elimination while the card before it still lies on top).

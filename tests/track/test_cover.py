@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from track_helpers import Scripted, TruthReader, expected_labels, label, run_box
+from track_helpers import Scripted, TruthReader, expected_labels, label, run_box, still_frames, thumbed
 
 from faro_box.cards import FULL_DECK, Card, Colour, Rank
 from faro_box.vision.sim.photobox import PhotoBox
@@ -118,19 +118,6 @@ def test_a_court_that_rests_too_briefly_to_be_seen_in_full_view_is_asked_about_n
     assert all(e.snapshot is not None for e in asked)
 
 
-def _still_frames(box: SimBox) -> list[np.ndarray]:
-    return [box.frame(next(n for n in range(len(box)) if box.truth(n).card == c and box.truth(n).clean))
-            for c in box.deck[:box.cards]]
-
-
-def _thumb(box: SimBox, frame: np.ndarray) -> np.ndarray:
-    out = frame.copy()
-    q = box.window.astype(np.float32)
-    cv2.ellipse(out, (int(q[:, 0].max()), int(q[:, 1].mean())), (40, 25), 0, 0, 360,
-                tuple(int(c) for c in box._skin), -1)
-    return out
-
-
 class _Script:
     """Reads what the test says lies there: a card, or an abstention ("t") under a thumb or hand."""
 
@@ -148,7 +135,7 @@ def _scripted(cards: int) -> tuple[SimBox, list[np.ndarray], _Script, Tracker]:
     """A quiet simulated box, one still frame of each card, a scripted reader and its tracker."""
     box = SimBox(seed=22, nuisance=0.0, cards=cards, still=(30, 40))
     reader = _Script(box)
-    return box, _still_frames(box), reader, Tracker(reader, window=box.window)
+    return box, still_frames(box), reader, Tracker(reader, window=box.window)
 
 
 def _run(tracker: Tracker, reader: _Script, seq, answer=None, start: int = 0) -> list:
@@ -166,7 +153,7 @@ def test_a_still_hand_over_most_of_the_window_is_not_taken_for_cards():
     # Before, with too little of the card showing to compare, every still frame of the hand was
     # "another card": a question a frame (and a reading a frame).
     box = SimBox(seed=22, nuisance=0.0, cards=3, still=(30, 40))
-    card = _still_frames(box)[0]
+    card = still_frames(box)[0]
     q = box.window.astype(np.float32)
     hand = card.copy()
     cv2.fillPoly(hand, [q.astype(np.int32)], tuple(int(c) for c in box._skin))
@@ -186,14 +173,14 @@ def test_the_card_after_an_unread_one_is_read_even_if_it_lies_still_only_briefly
     # Card 1 lies under a thumb, never in full view; card 2 lies still two frames. Before, the
     # question about card 1 took the frame card 2 was to be read on, and card 2 went unseen.
     box, f, reader, tracker = _scripted(5)
-    _run(tracker, reader, [(0, f[0])] * 8 + [("t", _thumb(box, f[1]))] * 6 + [(2, f[2])] * 2 + [(3, f[3])] * 8,
+    _run(tracker, reader, [(0, f[0])] * 8 + [("t", thumbed(box, f[1]))] * 6 + [(2, f[2])] * 2 + [(3, f[3])] * 8,
          answer=lambda e: box.deck[e.index])
     assert tracker.exposed == tuple(box.deck[:4])
 
 
 def test_a_resumed_deal_forgets_the_card_kept_from_before():
     box, f, reader, tracker = _scripted(4)
-    events = _run(tracker, reader, [(0, f[0])] * 8 + [("t", _thumb(box, f[1]))] * 6)
+    events = _run(tracker, reader, [(0, f[0])] * 8 + [("t", thumbed(box, f[1]))] * 6)
     tracker.resume(box.deck[:2])  # the dealer entered card 1 by hand
     events += _run(tracker, reader, [(2, f[2])] * 8, start=14)
     assert not any(isinstance(e, NeedsConfirmation) for e in events)
@@ -202,7 +189,7 @@ def test_a_resumed_deal_forgets_the_card_kept_from_before():
 
 def test_a_card_that_went_by_while_the_dealer_was_asked_is_asked_about_with_its_picture():
     box, f, reader, tracker = _scripted(5)
-    events = _run(tracker, reader, [(0, f[0])] * 8 + [("t", f[1])] * 14 + [("t", _thumb(box, f[2]))] * 6
+    events = _run(tracker, reader, [(0, f[0])] * 8 + [("t", f[1])] * 14 + [("t", thumbed(box, f[2]))] * 6
                   + [(3, f[3])] * 8)
     asked = [e for e in events if isinstance(e, NeedsConfirmation)]
     assert [e.index for e in asked] == [1]  # card 1 is asked about; cards 2 and 3 wait for the answer
@@ -219,7 +206,7 @@ def test_a_recording_that_ends_on_a_card_under_the_thumb_asks_about_it():
     # The last card lies under the thumb when the recording ends: no card follows to show it
     # went by. Before, the deal's record ended one card short, in silence.
     box, f, reader, tracker = _scripted(3)
-    events = _run(tracker, reader, [(0, f[0])] * 8 + [("t", _thumb(box, f[1]))] * 6)
+    events = _run(tracker, reader, [(0, f[0])] * 8 + [("t", thumbed(box, f[1]))] * 6)
     assert not any(isinstance(e, NeedsConfirmation) for e in events)
     asked = tracker.finish()
     assert [(type(e), e.index) for e in asked] == [(NeedsConfirmation, 1)]
@@ -230,13 +217,13 @@ def test_a_recording_that_ends_on_a_card_under_the_thumb_asks_about_it():
 
 def test_a_recording_that_ends_on_the_card_read_last_under_the_thumb_asks_nothing():
     box, f, reader, tracker = _scripted(3)
-    _run(tracker, reader, [(0, f[0])] * 8 + [("t", _thumb(box, f[0]))] * 6)
+    _run(tracker, reader, [(0, f[0])] * 8 + [("t", thumbed(box, f[0]))] * 6)
     assert tracker.finish() == [] and tracker.exposed == (box.deck[0],)
 
 
 def test_a_recording_that_ends_while_a_question_is_open_asks_about_the_kept_card_after_the_answer():
     box, f, reader, tracker = _scripted(5)
-    _run(tracker, reader, [(0, f[0])] * 8 + [("t", f[1])] * 14 + [("t", _thumb(box, f[2]))] * 6)
+    _run(tracker, reader, [(0, f[0])] * 8 + [("t", f[1])] * 14 + [("t", thumbed(box, f[2]))] * 6)
     assert tracker.finish() == []  # held behind the question about card 1
     tracker.confirm(1, box.deck[1])
     asked = tracker.finish()

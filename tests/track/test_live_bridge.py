@@ -12,12 +12,11 @@ import threading
 import time
 from pathlib import Path
 
-import cv2
 import pytest
 from kill_helpers import wait_for_entries
 from live_dealer import PLAYERS, dealer_box
 from starlette.testclient import TestClient
-from track_helpers import Scripted, TruthReader
+from track_helpers import Scripted, TruthReader, still_frames, thumbed
 
 from faro_box.cards import FULL_DECK, Card
 from faro_box.display.pin import hash_pin
@@ -425,13 +424,8 @@ def test_the_tracker_reads_which_cards_are_out_from_the_table_itself() -> None:
 
 def test_a_recording_that_ends_on_a_card_under_the_thumb_leaves_the_table_asking(tmp_path: Path) -> None:
     box = SimBox(seed=22, nuisance=0.0, cards=3, still=(30, 40))
-    still = [box.frame(next(n for n in range(len(box)) if box.truth(n).card == c and box.truth(n).clean))
-             for c in box.deck[:2]]
-    thumbed = still[1].copy()
-    q = box.window.astype(float)
-    cv2.ellipse(thumbed, (int(q[:, 0].max()), int(q[:, 1].mean())), (40, 25), 0, 0, 360,
-                tuple(int(c) for c in box._skin), -1)
-    frames = [(0, still[0])] * 8 + [(None, thumbed)] * 6
+    still = still_frames(box)
+    frames = [(0, still[0])] * 8 + [(None, thumbed(box, still[1]))] * 6
 
     class Script:
         now: int | None = 0

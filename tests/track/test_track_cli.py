@@ -8,6 +8,7 @@ import sys
 import tomllib
 
 import cv2
+from track_helpers import still_frames, thumbed
 
 from faro_box.vision.sim.simbox import SimBox
 
@@ -131,13 +132,8 @@ def test_track_without_a_window_finds_it_on_a_recording(tmp_path):
 
 def test_track_asks_about_the_card_a_recording_ends_on_under_the_thumb(tmp_path):
     box = SimBox(seed=22, nuisance=0.0, cards=3, still=(30, 40))
-    still = [box.frame(next(n for n in range(len(box)) if box.truth(n).card == c and box.truth(n).clean))
-             for c in box.deck[:3]]
-    last = still[2].copy()
-    q = box.window.astype(float)
-    cv2.ellipse(last, (int(q[:, 0].max()), int(q[:, 1].mean())), (40, 25), 0, 0, 360,
-                tuple(int(c) for c in box._skin), -1)
-    frames = [still[0]] * 8 + [still[1]] * 8 + [last] * 8
+    still = still_frames(box)
+    frames = [still[0]] * 8 + [still[1]] * 8 + [thumbed(box, still[2])] * 8
     for n, frame in enumerate(frames):
         cv2.imwrite(str(tmp_path / f"f{n:05d}.png"), frame)
     corners = ",".join(f"{v:.2f}" for v in box.window.ravel())

@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import cv2
+import numpy as np
+
 from faro_box.cards import Card, Rank, Suit
 from faro_box.vision.sim.simbox import SimBox
 from faro_box.vision.track import BoxEmpty, CardExposed, CardReturned, NeedsConfirmation, Tracker, TrackEvent
@@ -70,3 +73,18 @@ def run_box(box: SimBox, reader: TruthReader, tracker: Tracker | None = None,
         reader.frame = n
         events += tracker.update(box.frame(n), n)
     return events
+
+
+def still_frames(box: SimBox) -> list[np.ndarray]:
+    """One clean, still frame of each card the box deals, in order."""
+    return [box.frame(next(n for n in range(len(box)) if box.truth(n).card == c and box.truth(n).clean))
+            for c in box.deck[:box.cards]]
+
+
+def thumbed(box: SimBox, frame: np.ndarray) -> np.ndarray:
+    """``frame`` with the dealer's thumb over the window's right edge."""
+    out = frame.copy()
+    q = box.window.astype(np.float32)
+    cv2.ellipse(out, (int(q[:, 0].max()), int(q[:, 1].mean())), (40, 25), 0, 0, 360,
+                tuple(int(c) for c in box._skin), -1)
+    return out
