@@ -184,10 +184,10 @@ def accuracy(deals: int, seed: int, jobs: int = 1, first: int = 0) -> None:
               f"<= 3 frames: {sum(v <= 3 for v in latency) / len(latency):.1%}")
 
 
-def against(deals: int, seed: int, other: Path) -> None:
+def against(deals: int, seed: int, name: str, other: IndexNet) -> None:
     """The same deals through the shipped network and ``other``, one after the other deal by
     deal, so that both see the machine alike: CPU per frame, reading included, and the ratio."""
-    readers = {"shipped": Reader(), other.name: Reader(net=IndexNet(other.read_bytes(), source=str(other)))}
+    readers = {"shipped": Reader(), name: Reader(net=other)}
     rng = np.random.default_rng(seed)
     cpu = dict.fromkeys(readers, 0.0)
     frames = dict.fromkeys(readers, 0)
@@ -204,7 +204,7 @@ def against(deals: int, seed: int, other: Path) -> None:
         print(f"{name:<24} tracker CPU, reading included: {ms[name]:.2f} ms per frame "
               f"({frames[name]} frames; missed + doubled + wrong {wrong[name]})")
     a, b = ms.values()
-    print(f"ratio shipped / {other.name}: {a / b:.2f}")
+    print(f"ratio shipped / {name}: {a / b:.2f}")
 
 
 def rss_mb() -> float:
@@ -292,7 +292,11 @@ def main(argv: list[str]) -> None:
     if args.against is not None and not args.against.is_file():
         parser.error(f"--against {str(args.against)!r}: no such file")
     if args.against:
-        against(args.deals, args.seed, args.against)
+        try:
+            other = IndexNet(args.against.read_bytes(), source=str(args.against))
+        except VisionError as exc:
+            parser.error(str(exc))
+        against(args.deals, args.seed, args.against.name, other)
     elif args.view_speed:
         view_speed(args.view_speed)
     elif args.memory:

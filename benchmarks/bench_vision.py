@@ -33,6 +33,7 @@ from classic_peer import ClassicPeer  # noqa: E402
 
 from faro_box.cards import FULL_DECK, Card  # noqa: E402
 from faro_box.commands.vision import Label, enroll, evaluate, load_labels  # noqa: E402
+from faro_box.errors import VisionError  # noqa: E402
 from faro_box.vision.learned import IndexNet  # noqa: E402
 from faro_box.vision.reader import ClassicalReader, Reader  # noqa: E402
 from faro_box.vision.sim.render import render_card  # noqa: E402
@@ -136,6 +137,10 @@ def main() -> int:
     args = ap.parse_args()
     if args.against is not None and not args.against.is_file():
         ap.error(f"--against {str(args.against)!r}: no such file")
+    try:
+        other_net = IndexNet(args.against.read_bytes(), source=str(args.against)) if args.against else None
+    except VisionError as exc:
+        ap.error(str(exc))
     if not DATA.is_dir():
         print(f"no real photographs at ../shared/data ({DATA}): nothing to measure")
         return 0
@@ -196,7 +201,7 @@ def main() -> int:
     crops: list[np.ndarray] = [np.asarray(cv2.imread(str(t.path))) for t in test[::16]]
     classical_generic = ClassicalReader()
     joint = Reader()  # the box's own generic reader: learned and classical together
-    other = [] if args.against is None else [Reader(net=IndexNet(args.against.read_bytes(), source=str(args.against)))]
+    other = [] if other_net is None else [Reader(net=other_net)]
     rows = [(f"{mode} mode, synthetic scenes, joint, {args.against.name}",
              (lambda f, r=r: r.read(f)) if mode == "find" else (lambda f, r=r: r.read(f, window=window)), synth)
             for r in other for mode in ("find", "window")]

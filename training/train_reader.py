@@ -243,6 +243,14 @@ def main() -> int:
     args = ap.parse_args()
     if args.teacher is not None and not args.teacher.is_file():
         ap.error(f"--teacher {str(args.teacher)!r}: no such file")
+    if args.teacher is not None:
+        from faro_box.errors import VisionError
+        from faro_box.vision.learned import IndexNet
+
+        try:
+            IndexNet(args.teacher.read_bytes(), source=str(args.teacher))
+        except VisionError as exc:
+            ap.error(str(exc))
     if not 0.0 <= args.teacher_weight <= 1.0 or args.teacher_temperature <= 0:
         ap.error(f"--teacher-weight must lie in [0, 1] and --teacher-temperature above 0, not "
                  f"{args.teacher_weight!r} and {args.teacher_temperature!r}")
