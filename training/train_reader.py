@@ -129,23 +129,36 @@ def tabletop(data: Path, copies: int, rng: np.random.Generator, c: Corpus) -> tu
     return xs, rs, ss, found, len(rows)
 
 
-def build_net():  # noqa: ANN201 - torch is imported lazily
+ARCHITECTURES = ("pooled", "strided")
+
+
+def build_net(arch: str = "pooled"):  # noqa: ANN201 - torch is imported lazily
+    """``pooled``: every convolution at its map's full size, then a 2x2 max-pool. ``strided``: the
+    first two convolutions step by two instead of pooling after them (the same 16x16 map after
+    them, a quarter of their arithmetic: on one core the first, with its three input channels at
+    64x64, costs most)."""
     import torch
     from torch import nn
 
+    def conv(i: int, o: int, stride: int = 1) -> list[nn.Module]:
+        return [nn.Conv2d(i, o, 3, stride=stride, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
     def block(i: int, o: int, convs: int = 2) -> nn.Sequential:
-        layers: list[nn.Module] = []
-        for k in range(convs):
-            layers += [nn.Conv2d(i if k == 0 else o, o, 3, padding=1, bias=False), nn.BatchNorm2d(o),
-                       nn.ReLU(inplace=True)]
+        layers = [m for k in range(convs) for m in conv(i if k == 0 else o, o)]
         return nn.Sequential(*layers, nn.MaxPool2d(2))
+
+    if arch not in ARCHITECTURES:
+        raise ValueError(f"unknown architecture {arch!r}: one of {', '.join(ARCHITECTURES)}")
 
     class IndexNet(nn.Module):
         def __init__(self) -> None:
             super().__init__()
             # 64 -> 32 -> 16 -> 8 -> 4; the deep convolutions work on the small maps, where they
-            # cost least (about 9 MFLOPs a patch: two corners well inside a millisecond).
-            self.features = nn.Sequential(block(3, 16, 1), block(16, 24, 1), block(24, 32, 1), block(32, 48, 2))
+            # cost least.
+            if arch == "pooled":
+                self.features = nn.Sequential(block(3, 16, 1), block(16, 24, 1), block(24, 32, 1), block(32, 48, 2))
+            else:
+                self.features = nn.Sequential(*conv(3, 16, 2), *conv(16, 24, 2), block(24, 32, 1), block(32, 48, 2))
             self.embed = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(48 * 4 * 4, EMBED),
                                        nn.BatchNorm1d(EMBED), nn.ReLU(inplace=True))
             self.rank = nn.Linear(EMBED, 14)
@@ -233,6 +246,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=14)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--arch", choices=ARCHITECTURES, default="pooled", help="the network's layers (build_net says how "
+                    "they differ)")
     ap.add_argument("--no-real", action="store_true", help="synthetic corpus only")
     ap.add_argument("--cache", type=Path, help="a folder keeping the synthetic corpus between runs")
     ap.add_argument("--teacher", type=Path, help="an index network (ONNX, e.g. an ensemble from training/ensemble.py) "
@@ -288,7 +303,7 @@ def main() -> int:
         record |= {"feeder_corners": len(fx), "tabletop_ranks": len(tx), "tabletop_cards_found": f"{found}/{total}"}
     x_all = torch.from_numpy(prepare(xs))
     r_all, s_all = torch.from_numpy(rs), torch.from_numpy(ss)
-    net = build_net()
+    net = build_net(args.arch)
     steps = args.epochs * (len(x_all) // args.batch)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
@@ -297,7 +312,7 @@ def main() -> int:
     teacher = _teacher(args.teacher, args.threads) if args.teacher is not None else None
     record |= {
         "command": "nice -n 10 python training/train_reader.py " + " ".join(sys.argv[1:]),
-        "seed": args.seed, "epochs": args.epochs, "batch": args.batch, "threads": args.threads,
+        "seed": args.seed, "arch": args.arch, "epochs": args.epochs, "batch": args.batch, "threads": args.threads,
         "torch": torch.__version__, "outputs": OUTPUTS, "patch": PATCH,
         "data": "synthetic corpus (training/corpus.py)" + ("" if args.no_real else
                                                             " + feeder-corners + tabletop-ranks (Apache-2.0)"),
