@@ -14,7 +14,9 @@ are in-sample and are never used to tune a threshold.
 Enrolment: the first image of each card (feeder-corners: the first February one; ov7670-slot:
 the first session; odd-deck-table-crops: game 1) enrols; the other images are the test. Where a
 set has only one image per card, the enrolled figures are those same images read under the Pi
-cast and glare (enrolled as shot): a different camera, not an unseen photo. --calibrate prints
+cast and glare (enrolled as shot): a different camera, not an unseen photo. The last columns are
+the box's enrolled reading: where the deck's own abstains on a deck whose glyphs the generic heads
+know, the generic joint reading of the same card with its own threshold. --calibrate prints
 the thresholds over all the sets the network did not train on (the shipped Acceptance values).
 """
 
@@ -313,7 +315,8 @@ def main() -> int:
     head = "| set | in-sample | mode | n | classical generic as shot | t | generic as shot | generic Pi cast | " \
            "generic glare | t | joint generic as shot | joint Pi cast | joint glare | t | learned enrolled as shot | " \
            "learned enrolled Pi cast | learned enrolled glare | t | joint enrolled as shot | joint enrolled Pi cast | " \
-           "joint enrolled glare | classical enrolled as shot | classical enrolled Pi cast | classical enrolled glare |"
+           "joint enrolled glare | classical enrolled as shot | classical enrolled Pi cast | classical enrolled glare | " \
+           "enrolled, else generic, as shot | enrolled, else generic, Pi cast | enrolled, else generic, glare |"
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     for s in chosen:
@@ -340,12 +343,25 @@ def main() -> int:
                     for r in recs:
                         tally.add(r.item, *rule(reader, r, t, temp))
                     cells.append(tally.text())
-            for c in CONDITIONS:  # the enrolled deck as the box reads it by default: its own templates
+            for c in CONDITIONS:  # the enrolled deck by its own templates alone
                 recs = enr[s.name].get((m, c))
                 tally = Tally()
                 for r in recs or ():
                     second = r.second if not r.classical else None
                     tally.add(r.item, *((second.card, second.rank) if second is not None else (r.fixed, None)))
+                cells.append(tally.text() if recs else "—")
+            enrolled = enr_readers.get(f"{s.name}/{m}")
+            for c in CONDITIONS:  # the box's enrolled reading: where the deck's own abstains, the generic one
+                recs = enr[s.name].get((m, c))
+                generic_of = {id(g.item): g for g in gen[s.name][(m, c)]}
+                tally = Tally()
+                for r in recs or ():
+                    got = both(enrolled, r, t_be, temp_e)
+                    if got[0] is None and enrolled is not None and enrolled.deck is not None \
+                            and enrolled.deck.mode is Mode.GENERIC_AND_OWN:
+                        fallback = both(generic, generic_of[id(r.item)], t_b)
+                        got = fallback if fallback[0] is not None else got
+                    tally.add(r.item, *got)
                 cells.append(tally.text() if recs else "—")
             n = sum(1 for r in gen[s.name][(m, "as shot")] if not r.item.empty)
             print(f"| {s.name} | {'yes' if s.in_sample else 'no'} | {m} | {n} | {classical[(s.name, m)]} | "

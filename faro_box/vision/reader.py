@@ -86,7 +86,8 @@ class Reader:
     """Reads cards with one deck profile (the generic one when none is given).
 
     ``method``: by default JOINT, with the generic heads and templates or with the enrolled
-    deck's prototypes and its own templates; ``learned`` is short for LEARNED: the network alone
+    deck's prototypes and its own templates (and, where those abstain on a deck whose glyphs the
+    generic heads know, as an unenrolled deck is read); ``learned`` is short for LEARNED: the network alone
     reads the index by its generic heads or the enrolled deck's prototypes. A deck whose enrolment
     saw too few indices is read by its classical templates, as its profile says, and so is a
     deck enrolled with another network than this one, where ``warning`` says so.
@@ -118,6 +119,13 @@ class Reader:
         self.method = method
         self._classical = ClassicalReader(profile, view=self.view) if method is not Method.LEARNED else None
         self.net = None if method is Method.CLASSICAL else net if net is not None else shipped_net()
+        # An enrolled deck whose glyphs the generic heads named at enrolment is read as any deck
+        # is where its own reading abstains: its bar is the stricter one, and enrolling a deck
+        # should never read less of it than not enrolling it. A deck whose glyphs they did not
+        # know (Mode.OWN: a V that is a queen) is never read by them.
+        self._generic = (Reader(view=self.view, net=self.net, method=Method.JOINT)
+                         if method is Method.JOINT and self.deck is not None and self.deck.mode is Mode.GENERIC_AND_OWN
+                         else None)
 
     def read(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None) -> Reading:
         if self.method is Method.CLASSICAL:
@@ -127,12 +135,20 @@ class Reader:
         view = self.locate(image, window=window)
         if view is None and self.view is not View.CORNER:
             return Reading(None, 0.0, present=False, why="no card found")
+        return self._read_at(image, view)
+
+    def _read_at(self, image: np.ndarray, view: CardView | None) -> Reading:
         learned = self._read_learned(image, view)
         if self.method is Method.LEARNED:
             return learned
         assert self._classical is not None
         classical = self._classical.read(image) if view is None else self._classical.read_view(view)
-        return joined(learned, classical)
+        reading = joined(learned, classical)
+        if reading.card is None and self._generic is not None:
+            generic = self._generic._read_at(image, view)
+            if generic.card is not None:
+                return generic
+        return reading
 
     def _read_learned(self, image: np.ndarray, view: CardView | None) -> Reading:
         s = self.scores(self.patches(image, view))

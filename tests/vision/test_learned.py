@@ -260,3 +260,51 @@ def test_the_enrol_command_says_what_it_learned(tmp_path):
     assert result["mode"] == "face" and result["index_found"].endswith("/52")
     assert "WARNING" in out.stderr and "weaker classical templates" in out.stderr
     assert "read by its whole faces only" in out.stderr
+
+
+def test_enrolling_a_deck_never_reads_less_of_it_than_not_enrolling_it():
+    """Where the deck's own reading (the stricter bar) abstains on a deck whose glyphs the generic
+    heads know, the card is read as an unenrolled deck's is: every card the generic reader names,
+    the enrolled one names too, and neither names a wrong one."""
+    profile = enrol_faces(lambda c: render_card(c, style=RUSSIAN), 4)
+    assert profile.learned is not None and profile.learned.mode is Mode.GENERIC_AND_OWN
+    enrolled, generic = Reader(profile), Reader()
+    lost, wrong = [], []
+    for i, card in enumerate(FULL_DECK):
+        frame, quad = scene(card, seed=7300 + i, style=RUSSIAN)
+        frame = synth.blur(frame, 4.0)
+        mine, theirs = enrolled.read(frame, window=quad).card, generic.read(frame, window=quad).card
+        if theirs == card and mine != card:
+            lost.append(str(card))
+        wrong += [(str(card), str(got)) for got in (mine, theirs) if got not in (None, card)]
+    assert lost == [] and wrong == []
+
+
+def test_a_deck_whose_glyphs_the_generic_heads_misread_is_never_read_by_them():
+    """A deck whose V is a queen (Dutch indices) read by the generic heads would name its queens
+    jacks; enrolment sees they disagree with it (Mode.OWN) and its reading keeps to its own."""
+    swap = {Rank.JACK: Rank.QUEEN, Rank.QUEEN: Rank.JACK}
+
+    def as_printed(card: Card) -> Card:
+        return Card(swap.get(card.rank, card.rank), card.suit)
+
+    rng = np.random.default_rng(6)
+    seen = []
+    for card in FULL_DECK:  # the face printed for `card` is the French face of as_printed(card)
+        quad = synth.card_quad(640, 480, 360, 0, (320, 240), 0.02, rng)
+        frame = synth.place_card(synth.light_background(640, 480, rng), render_card(as_printed(card), style=FRENCH), quad)
+        seen.append((card, warp_quad(frame, quad)))
+    profile = enroll_views(seen, view="face", name="dutch")
+    assert profile.learned is not None and profile.learned.mode is Mode.OWN
+    reader, generic = Reader(profile), Reader()
+    wrong, misread = [], []
+    for i, card in enumerate(c for c in FULL_DECK if c.rank in swap):
+        frame, quad = scene(as_printed(card), seed=7500 + i, style=FRENCH)
+        for image in (frame, synth.blur(casts.glare(frame, casts.glare_at(i)), 3.0)):
+            got = reader.read(image, window=quad).card
+            if got not in (None, card):
+                wrong.append((str(card), str(got)))
+            if generic.read(image, window=quad).card not in (None, card):
+                misread.append(str(card))
+    assert misread, "the generic heads named none of this deck's courts wrongly: the test shows nothing"
+    assert wrong == []
