@@ -3,6 +3,7 @@
     python benchmarks/bench_photobox.py                       # 10 deals per whole-card set
     python benchmarks/bench_photobox.py --deals 2 --sets webcam-rectified phone-black-pink
     python benchmarks/bench_photobox.py --find-window         # no window given: the tracker finds it
+    python benchmarks/bench_photobox.py --enrolled            # each deck enrolled first, as a dealer would
 
 Each set of ../shared/data that shows whole cards gives one face per card (benchmarks/
 real_faces.py); a video (vision/sim/photobox.PhotoBox) deals them through the simulated box with
@@ -11,7 +12,10 @@ drift, shake and noise, at a nuisance level drawn per deal; every third deal thr
 Raspberry Pi camera's bluish cast, every other one slightly out of focus. None of these photos
 tuned the tracker's settings (the simulated box with rendered cards did). The reading is the
 box's Reader (the generic profile: no enrolment). A simulated dealer answers each question as
-bench_tracker's does.
+bench_tracker's does. With --enrolled the deck is enrolled first (the box's Reader with that
+profile): where a set holds two sessions of the whole deck (ov7670-slot, odd-deck-table-crops) one
+enrols and the videos deal the other's photos; elsewhere the videos deal the very photos that
+enrolled (the same pictures under the videos' nuisances, not unseen photos: the output says which).
 
 Per set: missed (cards the deal never recorded: the tracker's failure), doubled (a card
 announced twice), wrong (a card announced at an index that holds another: the reader named a
@@ -38,9 +42,36 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_tracker import run_deal  # noqa: E402
 from real_faces import DATA, WHOLE_CARD_SETS, faces  # noqa: E402
 
+from faro_box.cards import Card  # noqa: E402
+from faro_box.commands.vision import enroll_views  # noqa: E402
+from faro_box.errors import VisionError  # noqa: E402
+from faro_box.vision.locate import parse_window, warp_quad  # noqa: E402
 from faro_box.vision.reader import Reader  # noqa: E402
 from faro_box.vision.sim.photobox import PhotoBox  # noqa: E402
 from faro_box.vision.sim.synth import PI_CAMERA_CAST  # noqa: E402
+
+# The session that enrols, where a set holds the whole deck twice: the videos deal the others.
+ENROL_GROUP = {"ov7670-slot": "2024-04-19", "odd-deck-table-crops": "1"}
+
+
+def enrolled(name: str) -> tuple[Reader, dict[Card, np.ndarray], int, str]:
+    """The box's reader with set ``name``'s deck enrolled, the faces its videos deal, how many
+    cards gave no face, and what enrolled."""
+    group = ENROL_GROUP.get(name)
+    if group is None:
+        deck, lacking = faces(name)
+        enrol, said = deck, "enrolled from the photos the videos deal"
+    else:
+        enrol, _ = faces(name, group=group)
+        deck, lacking = faces(name, other_than=group)
+        said = f"enrolled from session {group!r}, the videos dealing the other sessions' photos"
+    seen = []
+    for card, face in enrol.items():
+        h, w = face.shape[:2]
+        seen.append((card, warp_quad(face, parse_window([0, 0, w - 1, 0, w - 1, h - 1, 0, h - 1]))))
+    profile = enroll_views(seen, view="face", name=name)
+    summary = profile.learned.summary() if profile.learned is not None else "classical templates"
+    return Reader(profile), deck, lacking, f"{said}; {summary}"
 
 
 def main(argv: list[str]) -> int:
@@ -49,15 +80,25 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sets", nargs="+", default=list(WHOLE_CARD_SETS), choices=WHOLE_CARD_SETS)
     parser.add_argument("--find-window", action="store_true", help="give the tracker no window")
+    parser.add_argument("--enrolled", action="store_true", help="enrol each deck first (see above)")
     args = parser.parse_args(argv)
     if not DATA.is_dir():
         print(f"no real photographs at ../shared/data ({DATA}): nothing to measure")
         return 0
     cv2.setNumThreads(1)
-    reader = Reader()
+    generic = Reader()
     grand: Counter[str] = Counter()
     for name in args.sets:
-        deck, lacking = faces(name)
+        if args.enrolled:
+            try:
+                reader, deck, lacking, said = enrolled(name)
+            except VisionError as exc:
+                print(f"{name}: enrolment refused: {exc}", flush=True)
+                continue
+            print(f"{name}: {said}", flush=True)
+        else:
+            reader = generic
+            deck, lacking = faces(name)
         rng = np.random.default_rng([args.seed, len(name)])
         totals: Counter[str] = Counter()
         reasons: Counter[str] = Counter()

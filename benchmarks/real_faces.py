@@ -65,13 +65,14 @@ def face(name: str, photo: Photo) -> np.ndarray | None:
     return None if quad is None else warp_quad(image, quad)
 
 
-def faces(name: str, data: Path = DATA, group: str | None = None) -> tuple[dict[Card, np.ndarray], int]:
+def faces(name: str, data: Path = DATA, group: str | None = None,
+          other_than: str | None = None) -> tuple[dict[Card, np.ndarray], int]:
     """One face per card of set ``name`` (the first photo of each card that gives one; only
-    photos of ``group`` when given), and how many of the set's cards gave none."""
+    photos of ``group`` when given, none of ``other_than``), and how many of the set's cards gave none."""
     got: dict[Card, np.ndarray] = {}
     cards: set[Card] = set()
     for photo in photos(name, data):
-        if group is not None and photo.group != group:
+        if (group is not None and photo.group != group) or (other_than is not None and photo.group == other_than):
             continue
         cards.add(photo.card)
         if photo.card in got:
