@@ -15,7 +15,8 @@ card, not once per frame, and the same card seen for an hour is one event.
 A card may lie still and never be seen in full view: a deck's first court, whose picture reaches
 the window's edge before any court's print is known, dealt on at once. It is kept (its picture
 and the reader's guesses), and if another card follows before it is seen whole, the dealer is
-asked about it: a card skipped in silence would put every later card one place off. Whether two
+asked about it: a card skipped in silence would put every later card one place off. A picture
+the reader is sure shows the card read last is that card (slid under the thumb), not kept. Whether two
 still pictures show one card is judged by their print, the shading left out, against how well
 this camera's picture matches itself from one still frame to the next.
 
@@ -665,6 +666,12 @@ class Tracker:
         if len(self._exposed) >= DECK_SIZE or self._empty:
             return events
         reading = self.reader.read(image, window=self._window_arg)
+        if (reading.card is not None and self._exposed and reading.card == self._exposed[-1]
+                and float(reading.confidence) >= self.settings.min_confidence):
+            # Its print looked unlike the card read last (a thumb over much of it, the light
+            # moved), but the reader is sure it is that card: kept, it would become a question
+            # about a card never dealt.
+            return events
         guess = ([reading.card] if reading.card is not None else []) + list(reading.candidates)
         self._covered = _Covered(view, cover, frame, self._snapshot(image), tuple(guess))
         return events

@@ -228,3 +228,23 @@ def test_a_recording_that_ends_while_a_question_is_open_asks_about_the_kept_card
     tracker.confirm(1, box.deck[1])
     asked = tracker.finish()
     assert [(type(e), e.index) for e in asked] == [(NeedsConfirmation, 2)]
+
+
+def test_the_card_read_last_slid_under_the_thumb_is_not_asked_about_as_a_new_card():
+    # The card read last slides a little under the dealer's thumb: its print no longer lines up
+    # with how it lay, so it looked like a new card kept under the thumb, and when the next card
+    # came the dealer was asked about a card never dealt. The reader, sure it is the card read
+    # last, settles it.
+    box, f, reader, tracker = _scripted(4)
+    slid = thumbed(box, np.roll(f[0], 10, axis=0))
+    events = _run(tracker, reader, [(0, f[0])] * 8 + [(0, slid)] * 6 + [(2, f[2])] * 8)
+    assert not any(isinstance(e, NeedsConfirmation) for e in events)
+    assert tracker.exposed == (box.deck[0], box.deck[2])
+
+
+def test_a_new_card_under_the_thumb_that_the_reader_doubts_is_still_asked_about():
+    box, f, reader, tracker = _scripted(4)
+    slid = thumbed(box, np.roll(f[0], 10, axis=0))
+    events = _run(tracker, reader, [(0, f[0])] * 8 + [("t", slid)] * 6 + [(2, f[2])] * 8)
+    asked = [e for e in events if isinstance(e, NeedsConfirmation)]
+    assert [e.index for e in asked] == [1] and "too briefly" in asked[0].reason
