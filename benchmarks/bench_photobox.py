@@ -54,16 +54,16 @@ from faro_box.vision.sim.synth import PI_CAMERA_CAST  # noqa: E402
 ENROL_GROUP = {"ov7670-slot": "2024-04-19", "odd-deck-table-crops": "1"}
 
 
-def enrolled(name: str) -> tuple[Reader, dict[Card, np.ndarray], int, str]:
+def enrolled(name: str, data: Path = DATA) -> tuple[Reader, dict[Card, np.ndarray], int, str]:
     """The box's reader with set ``name``'s deck enrolled, the faces its videos deal, how many
     cards gave no face, and what enrolled."""
     group = ENROL_GROUP.get(name)
     if group is None:
-        deck, lacking = faces(name)
+        deck, lacking = faces(name, data)
         enrol, said = deck, "enrolled from the photos the videos deal"
     else:
-        enrol, _ = faces(name, group=group)
-        deck, lacking = faces(name, other_than=group)
+        enrol, _ = faces(name, data, group=group)
+        deck, lacking = faces(name, data, other_than=group)
         said = f"enrolled from session {group!r}, the videos dealing the other sessions' photos"
     seen = []
     for card, face in enrol.items():

@@ -71,3 +71,22 @@ def test_the_box_reader_on_a_real_deck_video_names_no_wrong_card_and_skips_none(
     result = run_deal(box, Reader())
     assert (result["missed"], result["wrong"], result["duplicated"]) == (0, 0, 0), result["first_wrong"]
     assert result["questions"] <= 1.5 * box.cards  # asked, not flooded (before, one card could be asked about again and again)
+
+
+@pytest.mark.parametrize(("deck", "seed"), [("webcam-rectified", 1101), ("odd-deck-table-crops", 1102)])
+def test_a_real_deck_enrolled_first_is_dealt_through_the_box_without_a_wrong_card(shared_data, deck, seed):
+    # The box as a dealer sets it up: the deck enrolled, then dealt under a Pi camera's cast.
+    # The index-less deck is enrolled from one game's photos and dealt from another's.
+    from bench_photobox import enrolled
+    from bench_tracker import run_deal
+
+    from faro_box.vision.sim.synth import PI_CAMERA_CAST
+
+    reader, dealt, _, _ = enrolled(deck, shared_data)
+    box = PhotoBox(dealt, seed=seed, nuisance=0.5, cast=PI_CAMERA_CAST)
+    result = run_deal(box, reader)
+    assert (result["missed"], result["wrong"], result["duplicated"]) == (0, 0, 0), result["first_wrong"]
+    if deck == "webcam-rectified":
+        assert result["questions"] <= 2, result["reasons"]  # a deck with an index, enrolled: hardly a question
+    else:
+        assert result["questions"] <= 1.5 * box.cards
