@@ -6,6 +6,8 @@ For every real set in ../shared/data in turn: the accept threshold is tuned on t
 the network did not train on, all three conditions pooled (the smallest probability that keeps
 their wrong reads at or under 0.1%), then the left-out set is read with it, generic (no enrolment) and enrolled (one image per
 card from that set), as shot, under a Raspberry Pi camera's colour cast and under glare.
+The joint columns include the generic reading's second look (vision.reader.SECOND_LOOK: where
+the first abstains, the index read again in windows around the default one).
 "end to end": the project's own locate step finds the card in the whole image (find_card);
 "card given": the set's crop, rectified face or labelled box is the card, so the reader's own
 share shows. The licensed sets (feeder-corners, tabletop-ranks) trained the network: their rows
@@ -44,7 +46,7 @@ from faro_box.vision.learned_deck import LearnedDeck, Mode  # noqa: E402
 from faro_box.vision.learned_reader import Acceptance, Scores, scores  # noqa: E402
 from faro_box.vision.locate import CardView, find_card, parse_window, warp_quad  # noqa: E402
 from faro_box.vision.profile import View  # noqa: E402
-from faro_box.vision.reader import ClassicalReader, Reader, Reading, joined  # noqa: E402
+from faro_box.vision.reader import SECOND_LOOK, ClassicalReader, Reader, Reading, joined  # noqa: E402
 
 TARGET_WRONG = 0.001
 GRID = tuple(float(t) for t in np.round(np.concatenate([np.arange(0.5, 0.95, 0.05), np.arange(0.95, 0.9999, 0.005)]), 4))
@@ -63,6 +65,7 @@ class Record:
     out: NetOutput | None = None  # the network's output, to score again at another temperature
     deck: LearnedDeck | None = None
     second: Reading | None = None  # the classical reader's, of the same picture
+    again: Scores | None = None  # the generic joint reading's second look (vision.reader.SECOND_LOOK)
 
     def at(self, temperature: float | None) -> Scores | None:
         if temperature is None or self.out is None or self.deck is None:
@@ -115,6 +118,9 @@ def both(reader: Reader, r: Record, t: float, temperature: float | None = None) 
         reading = reader.decide(s, Acceptance(t, t))
     else:
         reading = joined(reader.decide(s, Acceptance(t, t)), r.second)
+        if reading.card is None and r.again is not None:
+            again = joined(reader.decide(r.again, Acceptance(t, t)), r.second)
+            reading = again if again.card is not None else reading
     return reading.card, reading.card.rank if reading.card is not None else reading.rank
 
 
@@ -185,7 +191,12 @@ def records_for(s: RealSet, reader: Reader, items: list[Item], images: dict, mod
             out.append(Record(item, None, second=second))
             continue
         raw = reader.net(patches)
-        out.append(Record(item, scores(raw, reader.deck, reader.accept), out=raw, deck=reader.deck, second=second))
+        again = None
+        if quad is not None and reader.deck is None and second is not None:
+            wider = reader.patches(image, CardView(image, quad), SECOND_LOOK)
+            again = scores(reader.net(wider), None, reader.accept)
+        out.append(Record(item, scores(raw, reader.deck, reader.accept), out=raw, deck=reader.deck, second=second,
+                          again=again))
     return out
 
 

@@ -201,6 +201,7 @@ def main() -> int:
     crops: list[np.ndarray] = [np.asarray(cv2.imread(str(t.path))) for t in test[::16]]
     classical_generic = ClassicalReader()
     joint = Reader()  # the box's own generic reader: learned and classical together
+    first_look = Reader(second_look=False)  # the same without its second look where it abstains
     other = [] if other_net is None else [Reader(net=other_net)]
     rows = [(f"{mode} mode, synthetic scenes, joint, {args.against.name}",
              (lambda f, r=r: r.read(f)) if mode == "find" else (lambda f, r=r: r.read(f, window=window)), synth)
@@ -208,6 +209,11 @@ def main() -> int:
     for name, read, frames in (
             ("find mode, synthetic scenes, joint (the box's)", joint.read, synth),
             ("window mode, synthetic scenes, joint (the box's)", lambda f: joint.read(f, window=window), synth),
+            ("find mode, synthetic scenes, joint, first look only", first_look.read, synth),
+            ("window mode, synthetic scenes, joint, first look only",
+             lambda f: first_look.read(f, window=window), synth),
+            ("find mode, tabletop photos at 640x480, joint (the box's)", joint.read, photos),
+            ("find mode, tabletop photos at 640x480, joint, first look only", first_look.read, photos),
             *rows,
             ("find mode, synthetic scenes (all)", generic.read, synth),
             ("find mode, synthetic scenes, classical", classical_generic.read, synth),

@@ -91,11 +91,15 @@ class Reader:
     reads the index by its generic heads or the enrolled deck's prototypes. A deck whose enrolment
     saw too few indices is read by its classical templates, as its profile says, and so is a
     deck enrolled with another network than this one, where ``warning`` says so.
+    ``second_look``: where the joint generic reading abstains, read the index again in the
+    windows of SECOND_LOOK (the default; only abstaining pictures pay for it).
     """
 
     def __init__(self, profile: DeckProfile | None = None, *, view: View | None = None,
-                 learned: bool = False, net: IndexNet | None = None, method: Method | None = None) -> None:
+                 learned: bool = False, net: IndexNet | None = None, method: Method | None = None,
+                 second_look: bool = True) -> None:
         self.profile = profile
+        self.second_look = second_look
         self.view = view if view is not None else profile.view if profile is not None else View.FACE
         self.deck = profile.learned if profile is not None else None
         self.accept = ENROLLED if self.deck is not None else GENERIC
@@ -123,7 +127,7 @@ class Reader:
         # is where its own reading abstains: its bar is the stricter one, and enrolling a deck
         # should never read less of it than not enrolling it. A deck whose glyphs they did not
         # know (Mode.OWN: a V that is a queen) is never read by them.
-        self._generic = (Reader(view=self.view, net=self.net, method=Method.JOINT)
+        self._generic = (Reader(view=self.view, net=self.net, method=Method.JOINT, second_look=second_look)
                          if method is Method.JOINT and self.deck is not None and self.deck.mode is Mode.GENERIC_AND_OWN
                          else None)
 
@@ -144,16 +148,27 @@ class Reader:
         assert self._classical is not None
         classical = self._classical.read(image) if view is None else self._classical.read_view(view)
         reading = joined(learned, classical)
+        if reading.card is None and self.second_look and self.deck is None and view is not None \
+                and self.method is Method.JOINT:
+            # A second look, only where the first abstained: the index read again in windows a
+            # little smaller, larger and set in from the corner, every one of them and both
+            # corners agreeing (a deck prints its index a little off the default square).
+            again = joined(self._read_learned(image, view, SECOND_LOOK), classical)
+            if again.card is not None:
+                return again
         if reading.card is None and self._generic is not None:
             generic = self._generic._read_at(image, view)
             if generic.card is not None:
                 return generic
         return reading
 
-    def _read_learned(self, image: np.ndarray, view: CardView | None) -> Reading:
-        s = self.scores(self.patches(image, view))
+    def _read_learned(self, image: np.ndarray, view: CardView | None,
+                      windows: Sequence[IndexWindow] | None = None) -> Reading:
+        s = self.scores(self.patches(image, view, windows))
         reading = self.decide(s)
-        if reading.card is not None and view is not None and len(s.rank) == 1 and reading.card.rank <= Rank.TEN:
+        # Patches come in pairs, one from each corner: which corners showed a readable index.
+        corners = {i % 2 for i in np.flatnonzero(s.no_index < self.accept.no_index).tolist()}
+        if reading.card is not None and view is not None and len(corners) == 1 and reading.card.rank <= Rank.TEN:
             # One corner read (a thumb on the other): the pips, where they can be counted, must
             # agree, as the classical reader asks; a sure index over the wrong body is refused.
             pips = count_pips_in(view.region(*pip_area(CANON_H, CANON_W)))
@@ -173,11 +188,15 @@ class Reader:
         quad = find_card(image)
         return CardView(image, quad) if quad is not None else None
 
-    def patches(self, image: np.ndarray, view: CardView | None) -> np.ndarray:
-        """The index patches the network reads: both corners of the card, or the whole close-up."""
+    def patches(self, image: np.ndarray, view: CardView | None,
+                windows: Sequence[IndexWindow] | None = None) -> np.ndarray:
+        """The index patches the network reads: both corners of the card in each of ``windows``
+        (the deck's own window, or the default one), or the whole close-up."""
         if view is None:
             return np.stack([corner_patch(image)])
-        return np.stack(face_patches(view, self.deck.window if self.deck is not None else IndexWindow()))
+        if windows is None:
+            windows = (self.deck.window if self.deck is not None else IndexWindow(),)
+        return np.stack([p for w in windows for p in face_patches(view, w)])
 
     def scores(self, patches: np.ndarray) -> Scores:
         if self.net is None:
@@ -193,6 +212,8 @@ class Reader:
 
 
 JOINT_GUESSES = 2  # the templates' card is taken where it is among this many of the network's best
+# The generic reading's second look: the default window and three around it.
+SECOND_LOOK = (IndexWindow(), IndexWindow(0.0, 0.0, 0.4), IndexWindow(0.0, 0.0, 0.6), IndexWindow(0.02, 0.02, 0.5))
 
 
 def joined(learned: Reading, classical: Reading) -> Reading:

@@ -220,12 +220,16 @@ NEAR_MISSES = {
 }
 
 
+@pytest.mark.parametrize("method", [Method.LEARNED, Method.JOINT], ids=["learned", "joint"])
 @pytest.mark.parametrize("miss", [*NEAR_MISSES, "heavy blur"])
-def test_near_misses_abstain_or_read_right(reader, miss):
+def test_near_misses_abstain_or_read_right(reader, miss, method):
+    """The network alone, and the box's joint reading, whose second look (the index read again in
+    windows around the default one) follows every abstention here."""
+    read_with = reader if method is Method.LEARNED else Reader()
     wrong = []
     for i, card in enumerate(FULL_DECK):
         frame, quad = near_miss(card, miss, seed=400 + i, covers=NEAR_MISSES, blur=4.0)
-        got = reader.read(frame, window=quad).card
+        got = read_with.read(frame, window=quad).card
         if got not in (None, card):
             wrong.append((str(card), str(got)))
     assert wrong == []
