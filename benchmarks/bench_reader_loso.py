@@ -7,7 +7,7 @@ the network did not train on, all three conditions pooled (the smallest probabil
 their wrong reads at or under 0.1%), then the left-out set is read with it, generic (no enrolment) and enrolled (one image per
 card from that set), as shot, under a Raspberry Pi camera's colour cast and under glare.
 The joint columns include the generic reading's second look (vision.reader.SECOND_LOOK: where
-the first abstains, the index read again in windows around the default one).
+the first saw an index and abstained, the index read again in windows around the default one).
 "end to end": the project's own locate step finds the card in the whole image (find_card);
 "card given": the set's crop, rectified face or labelled box is the card, so the reader's own
 share shows. The licensed sets (feeder-corners, tabletop-ranks) trained the network: their rows
@@ -65,7 +65,7 @@ class Record:
     out: NetOutput | None = None  # the network's output, to score again at another temperature
     deck: LearnedDeck | None = None
     second: Reading | None = None  # the classical reader's, of the same picture
-    again: Scores | None = None  # the generic joint reading's second look (vision.reader.SECOND_LOOK)
+    again: Scores | None = None  # the generic joint reading's second look: the windows of vision.reader.SECOND_LOOK
 
     def at(self, temperature: float | None) -> Scores | None:
         if temperature is None or self.out is None or self.deck is None:
@@ -118,8 +118,10 @@ def both(reader: Reader, r: Record, t: float, temperature: float | None = None) 
         reading = reader.decide(s, Acceptance(t, t))
     else:
         reading = joined(reader.decide(s, Acceptance(t, t)), r.second)
-        if reading.card is None and r.again is not None:
-            again = joined(reader.decide(r.again, Acceptance(t, t)), r.second)
+        if reading.card is None and r.again is not None and len(s.rank):
+            seen = Scores(np.concatenate([s.rank, r.again.rank]), np.concatenate([s.suit, r.again.suit]),
+                          np.concatenate([s.no_index, r.again.no_index]))
+            again = joined(reader.decide(seen, Acceptance(t, t)), r.second)
             reading = again if again.card is not None else reading
     return reading.card, reading.card.rank if reading.card is not None else reading.rank
 

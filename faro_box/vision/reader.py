@@ -91,8 +91,8 @@ class Reader:
     reads the index by its generic heads or the enrolled deck's prototypes. A deck whose enrolment
     saw too few indices is read by its classical templates, as its profile says, and so is a
     deck enrolled with another network than this one, where ``warning`` says so.
-    ``second_look``: where the joint generic reading abstains, read the index again in the
-    windows of SECOND_LOOK (the default; only abstaining pictures pay for it).
+    ``second_look``: where the joint generic reading saw an index and abstained, read it again in
+    the windows of SECOND_LOOK beside the default one (the default; only those pictures pay for it).
     """
 
     def __init__(self, profile: DeckProfile | None = None, *, view: View | None = None,
@@ -142,18 +142,23 @@ class Reader:
         return self._read_at(image, view)
 
     def _read_at(self, image: np.ndarray, view: CardView | None) -> Reading:
-        learned = self._read_learned(image, view)
+        first = self.scores(self.patches(image, view))
+        learned = self._decided(first, view)
         if self.method is Method.LEARNED:
             return learned
         assert self._classical is not None
         classical = self._classical.read(image) if view is None else self._classical.read_view(view)
         reading = joined(learned, classical)
-        if reading.card is None and self.second_look and self.deck is None and view is not None \
-                and self.method is Method.JOINT:
-            # A second look, only where the first abstained: the index read again in windows a
-            # little smaller, larger and set in from the corner, every one of them and both
-            # corners agreeing (a deck prints its index a little off the default square).
-            again = joined(self._read_learned(image, view, SECOND_LOOK), classical)
+        if reading.card is None and len(first.rank) and self.second_look and self.deck is None \
+                and view is not None and self.method is Method.JOINT:
+            # A second look, only where the first saw an index and abstained: the index read
+            # again in windows a little smaller, larger and set in from the corner, every one of
+            # them and both corners agreeing (a deck prints its index a little off the default).
+            more = self.scores(self.patches(image, view, SECOND_LOOK))
+            again = joined(self._decided(Scores(np.concatenate([first.rank, more.rank]),
+                                                np.concatenate([first.suit, more.suit]),
+                                                np.concatenate([first.no_index, more.no_index])), view),
+                           classical)
             if again.card is not None:
                 return again
         if reading.card is None and self._generic is not None:
@@ -162,9 +167,7 @@ class Reader:
                 return generic
         return reading
 
-    def _read_learned(self, image: np.ndarray, view: CardView | None,
-                      windows: Sequence[IndexWindow] | None = None) -> Reading:
-        s = self.scores(self.patches(image, view, windows))
+    def _decided(self, s: Scores, view: CardView | None) -> Reading:
         reading = self.decide(s)
         # Patches come in pairs, one from each corner: which corners showed a readable index.
         corners = {i % 2 for i in np.flatnonzero(s.no_index < self.accept.no_index).tolist()}
@@ -212,8 +215,8 @@ class Reader:
 
 
 JOINT_GUESSES = 2  # the templates' card is taken where it is among this many of the network's best
-# The generic reading's second look: the default window and three around it.
-SECOND_LOOK = (IndexWindow(), IndexWindow(0.0, 0.0, 0.4), IndexWindow(0.0, 0.0, 0.6), IndexWindow(0.02, 0.02, 0.5))
+# The generic reading's second look: three windows around the default one, read beside it.
+SECOND_LOOK = (IndexWindow(0.0, 0.0, 0.4), IndexWindow(0.0, 0.0, 0.6), IndexWindow(0.02, 0.02, 0.5))
 
 
 def joined(learned: Reading, classical: Reading) -> Reading:
