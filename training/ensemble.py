@@ -54,6 +54,11 @@ def _width(model) -> int:  # noqa: ANN001 - onnx is imported lazily
     return int(model.graph.output[0].type.tensor_type.shape.dim[1].dim_value)
 
 
+def _joined_width(models: list) -> int:
+    """The joined output's width: one rank and suit head, every member's embedding."""
+    return RANK_CLASSES + 4 + sum(_width(m) - RANK_CLASSES - 4 for m in models)
+
+
 def join(models: list) -> object:
     import onnx
     from onnx import TensorProto, helper, numpy_helper
@@ -99,7 +104,7 @@ def join(models: list) -> object:
     nodes.append(helper.make_node("Concat", embs, ["emb_all"], axis=1))
     nodes.append(helper.make_node("Mul", ["emb_all", "unit"], ["emb_unit"]))
     nodes.append(helper.make_node("Concat", heads + ["emb_unit"], [OUTPUT], axis=1))
-    width = RANK_CLASSES + 4 + sum(_width(m) - RANK_CLASSES - 4 for m in models)
+    width = _joined_width(models)
     graph = helper.make_graph(
         nodes, "index_net_ensemble",
         [helper.make_tensor_value_info(INPUT, TensorProto.FLOAT, ["n", 3, 64, 64])],
@@ -140,7 +145,7 @@ def main() -> int:
         "command": "python training/ensemble.py " + " ".join(f"MEMBER{i + 1}" for i in range(len(models)))
                    + " --out OUT",
         "outputs": {"rank_logits": [0, RANK_CLASSES], "suit_logits": [RANK_CLASSES, RANK_CLASSES + 4],
-                    "embedding": [RANK_CLASSES + 4, sum(_width(m) for m in models) - (len(models) - 1) * (RANK_CLASSES + 4)]},
+                    "embedding": [RANK_CLASSES + 4, _joined_width(models)]},
         "members": records}, indent=2) + "\n")
     print(f"joined {len(models)} networks into {args.out / 'index_net.onnx'}")
     return 0
