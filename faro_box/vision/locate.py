@@ -73,6 +73,22 @@ class PaperTuning:
 PAPER = PaperTuning()
 
 
+@dataclass(frozen=True, slots=True)
+class FaceTuning:
+    """How much plain paper makes a found region a card."""
+
+    least_paper: float = 0.35  # paper inside (a little off the outline): below it, clutter
+    # A court's picture covers most of its face, so little of it is paper; but every card keeps a
+    # plain margin all round its edge, which a pale patch of clutter seldom has. A region whose
+    # margin band is this much paper is a card with least_paper_in_court inside it.
+    margin: float = 0.8
+    margin_band: tuple[float, float] = (0.88, 0.97)  # the band, as scales of the region about its centre
+    least_paper_in_court: float = 0.15
+
+
+FACE = FaceTuning()
+
+
 def balance_gains(image: np.ndarray) -> tuple[float, float, float]:
     """Per-channel (B, G, R) gains that turn the colour of ``image``'s brightest part grey."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -426,30 +442,39 @@ def _card_score(paper: np.ndarray, quad: np.ndarray, c_area: float) -> tuple[flo
     if inside == 0 or inside < 0.8 * cv2.contourArea(inner_quad):
         return 0.0, 0.0, aspect  # mostly outside the frame
     white_share = float(cv2.countNonZero(cv2.bitwise_and(paper[y0:y1, x0:x1], mask))) / inside
-    if white_share < 0.35:
-        return 0.0, white_share, aspect
+    if white_share < FACE.least_paper:
+        if white_share < FACE.least_paper_in_court or _band_paper(paper, quad, *FACE.margin_band, none=0.0) < FACE.margin:
+            return 0.0, white_share, aspect
+        white_share = FACE.least_paper  # a court: scored as the plainest card could be, no more
     # Whiteness dominates: a big patch of clutter holding a card is less white than the card.
     return c_area * white_share**4 / (1.0 + 2.0 * abs(aspect - _ASPECT)), white_share, aspect
 
 
 def _paper_around(paper: np.ndarray, quad: np.ndarray) -> float:
     """The share of paper in a band just outside ``quad`` (a tenth of its size wide)."""
+    return _band_paper(paper, quad, 1.05, 1.2)
+
+
+def _band_paper(paper: np.ndarray, quad: np.ndarray, inner_scale: float, outer_scale: float,
+                none: float = 1.0) -> float:
+    """The share of paper in the band between ``quad`` scaled about its centre by the two scales;
+    ``none`` where no pixel of the band is in the picture."""
     centre = quad.mean(axis=0)
-    outer = np.round(centre + 1.2 * (quad - centre)).astype(np.int32)
-    inner = np.round(centre + 1.05 * (quad - centre)).astype(np.int32)
+    outer = np.round(centre + outer_scale * (quad - centre)).astype(np.int32)
+    inner = np.round(centre + inner_scale * (quad - centre)).astype(np.int32)
     # Drawn and counted over the band's bounding box only (the frame outside it holds no band).
     h, w = paper.shape
     xs, ys = outer[:, 0].tolist(), outer[:, 1].tolist()
     x0, y0 = min(max(min(xs), 0), w), min(max(min(ys), 0), h)
     x1, y1 = min(max(max(xs) + 1, 0), w), min(max(max(ys) + 1, 0), h)
     if x1 <= x0 or y1 <= y0:
-        return 1.0
+        return none
     band = np.zeros((y1 - y0, x1 - x0), np.uint8)
     shift = np.array([x0, y0], np.int32)
     cv2.fillConvexPoly(band, outer - shift, 1)
     cv2.fillConvexPoly(band, inner - shift, 0)
     n = cv2.countNonZero(band)
-    return float(cv2.countNonZero(cv2.bitwise_and(paper[y0:y1, x0:x1], band))) / n if n else 1.0
+    return float(cv2.countNonZero(cv2.bitwise_and(paper[y0:y1, x0:x1], band))) / n if n else none
 
 
 def _upright(quad: np.ndarray) -> np.ndarray:
