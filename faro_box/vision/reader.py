@@ -215,6 +215,10 @@ class Reader:
 
 
 JOINT_GUESSES = 2  # the templates' card is taken where it is among this many of the network's best
+# ... but against the network's own first guess only where the templates are this sure of it: a
+# blurred ace of spades, the network all but even between spade and club, was read by the
+# templates as a club just over their line, and the joint reading named the club.
+OVERRULE_NETWORK = 0.75
 # The generic reading's second look: three windows around the default one, read beside it.
 SECOND_LOOK = (IndexWindow(0.0, 0.0, 0.4), IndexWindow(0.0, 0.0, 0.6), IndexWindow(0.02, 0.02, 0.5))
 
@@ -235,7 +239,8 @@ def joined(learned: Reading, classical: Reading) -> Reading:
         why = (f"the learned reader read {card}, the classical one {classical.card}" if classical.card
                else f"the learned reader read {card}, the classical one {classical.why or 'abstained'}")
         return Reading(None, min(learned.confidence, 0.49), _merged(learned, classical), present=True, why=why)
-    if classical.card is not None and classical.card in learned.candidates[:JOINT_GUESSES]:
+    if classical.card is not None and classical.card in learned.candidates[:JOINT_GUESSES] \
+            and (classical.card == learned.candidates[0] or classical.confidence >= OVERRULE_NETWORK):
         return classical
     guesses = learned.candidates[:JOINT_GUESSES]
     rank = learned.rank
@@ -246,7 +251,9 @@ def joined(learned: Reading, classical: Reading) -> Reading:
     suit = learned.suit if classical.suit in (None, learned.suit) else None
     why = learned.why or classical.why
     if classical.card is not None:
-        why = f"the classical reader read {classical.card}, not among the learned one's best guesses"
+        why = (f"the classical reader read {classical.card}, the learned one's second guess, too unsure to overrule its first"
+               if classical.card in guesses else
+               f"the classical reader read {classical.card}, not among the learned one's best guesses")
     return Reading(None, min(learned.confidence, 0.49), _merged(learned, classical),
                    present=learned.present or classical.present, rank=rank, suit=suit, why=why or "unsure")
 

@@ -15,9 +15,10 @@ def learned(card: str | None, *guesses: str) -> Reading:
     return Reading(named, 0.8 if named else 0.3, tuple(C(g) for g in guesses), present=True)
 
 
-def classical(card: str | None, *guesses: str, rank: Rank | None = None, suit: Suit | None = None) -> Reading:
+def classical(card: str | None, *guesses: str, rank: Rank | None = None, suit: Suit | None = None,
+              confidence: float | None = None) -> Reading:
     named = C(card) if card else None
-    return Reading(named, 0.9 if named else 0.2, tuple(C(g) for g in guesses), present=True, rank=rank, suit=suit,
+    return Reading(named, confidence if confidence is not None else 0.9 if named else 0.2, tuple(C(g) for g in guesses), present=True, rank=rank, suit=suit,
                    why="" if named else "suit unsure" if guesses else "no readable index")
 
 
@@ -29,6 +30,8 @@ def classical(card: str | None, *guesses: str, rank: Rank | None = None, suit: S
     (learned("QH", "QH"), classical(None), None),                              # templates saw no index: covered?
     (learned(None, "9S", "9C"), classical("9C", "9C"), "9C"),                  # among the network's two best
     (learned(None, "9S", "6S", "9C"), classical("9C", "9C"), None),            # not among them
+    (learned(None, "AS", "AC"), classical("AC", "AC", confidence=0.52), None),  # the network's second, barely
+    (learned(None, "AC", "AS"), classical("AC", "AC", confidence=0.52), "AC"),  # its first: the templates' line
     (learned(None, "9S"), classical(None, "9S"), None),                        # neither names it
 ])
 def test_one_reading_from_both(net: Reading, templates: Reading, expected: str | None) -> None:
