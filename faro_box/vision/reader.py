@@ -76,7 +76,8 @@ class Method(enum.Enum):
     CLASSICAL = "classical"  # the glyph templates of the deck profile
     LEARNED = "learned"  # the learned network (vision/learned.py)
     # Both on the same found card: the network's card unless the templates name another; the
-    # templates' card where it is among the network's two best guesses. Each alone reads fewer
+    # templates' card where it is the network's best guess, or its second and the templates are
+    # sure of it (OVERRULE_NETWORK). Each alone reads fewer
     # of the decks it never saw (benchmarks/bench_reader_loso.py), and together they are as
     # rarely wrong.
     JOINT = "joint"
