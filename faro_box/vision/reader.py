@@ -216,9 +216,9 @@ class Reader:
 
 
 JOINT_GUESSES = 2  # the templates' card is taken where it is among this many of the network's best
-# ... but against the network's own first guess only where the templates are this sure of it: a
-# blurred ace of spades, the network all but even between spade and club, was read by the
-# templates as a club just over their line, and the joint reading named the club.
+# ... but against the network's own first guess only where the templates are this sure of it:
+# where the network is all but even between two suits, templates just over their line (a blurred
+# index) are a coin toss, not a second opinion.
 OVERRULE_NETWORK = 0.75
 # The generic reading's second look: three windows around the default one, read beside it.
 SECOND_LOOK = (IndexWindow(0.0, 0.0, 0.4), IndexWindow(0.0, 0.0, 0.6), IndexWindow(0.02, 0.02, 0.5))
