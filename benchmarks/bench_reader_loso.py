@@ -46,7 +46,16 @@ from faro_box.vision.learned_deck import LearnedDeck, Mode  # noqa: E402
 from faro_box.vision.learned_reader import Acceptance, Scores, scores  # noqa: E402
 from faro_box.vision.locate import CardView, find_card, parse_window, warp_quad  # noqa: E402
 from faro_box.vision.profile import View  # noqa: E402
-from faro_box.vision.reader import SECOND_LOOK, ClassicalReader, Reader, Reading, joined  # noqa: E402
+from faro_box.vision.reader import (  # noqa: E402
+    SECOND_LOOK,
+    ClassicalReader,
+    FaceCues,
+    Reader,
+    Reading,
+    confirmed,
+    face_cues,
+    joined,
+)
 
 TARGET_WRONG = 0.001
 GRID = tuple(float(t) for t in np.round(np.concatenate([np.arange(0.5, 0.95, 0.05), np.arange(0.95, 0.9999, 0.005)]), 4))
@@ -66,6 +75,7 @@ class Record:
     deck: LearnedDeck | None = None
     second: Reading | None = None  # the classical reader's, of the same picture
     again: Scores | None = None  # the generic joint reading's second look: the windows of vision.reader.SECOND_LOOK
+    face: FaceCues | None = None  # the found card's pips and body pip, where the joint reading is generic
 
     def at(self, temperature: float | None) -> Scores | None:
         if temperature is None or self.out is None or self.deck is None:
@@ -123,6 +133,8 @@ def both(reader: Reader, r: Record, t: float, temperature: float | None = None) 
                           np.concatenate([s.no_index, r.again.no_index]))
             again = joined(reader.decide(seen, Acceptance(t, t)), r.second)
             reading = again if again.card is not None else reading
+        if reading.card is None and r.face is not None and len(s.rank):
+            reading = confirmed(reading, s, r.second, r.face, Acceptance(t, t))
     return reading.card, reading.card.rank if reading.card is not None else reading.rank
 
 
@@ -193,12 +205,13 @@ def records_for(s: RealSet, reader: Reader, items: list[Item], images: dict, mod
             out.append(Record(item, None, second=second))
             continue
         raw = reader.net(patches)
-        again = None
+        again = face = None
         if quad is not None and reader.deck is None and second is not None:
             wider = reader.patches(image, CardView(image, quad), SECOND_LOOK)
             again = scores(reader.net(wider), None, reader.accept)
+            face = face_cues(CardView(image, quad))
         out.append(Record(item, scores(raw, reader.deck, reader.accept), out=raw, deck=reader.deck, second=second,
-                          again=again))
+                          again=again, face=face))
     return out
 
 

@@ -1,5 +1,6 @@
 """Reading a card with the learned network: both index corners, the generic heads or an enrolled
-deck's prototypes, and an abstention unless rank and suit each clear a calibrated probability."""
+deck's prototypes, and an abstention unless rank and suit each clear a calibrated probability
+(or, of a pip card, its face settles the one that fell short: confirmed_by_face)."""
 
 from __future__ import annotations
 
@@ -96,17 +97,20 @@ def _confidence(p_rank: float, p_suit: float, accept: Acceptance) -> float:
     return min(one(p_rank, accept.rank), one(p_suit, accept.suit))
 
 
-def decide(s: Scores, accept: Acceptance) -> Decision:
-    if not len(s.rank):
-        return Decision(None, 0.0, (), None, None, "no readable index")
-    if len(s.rank) > 1 and (len(set(s.rank.argmax(1).tolist())) > 1 or len(set(s.suit.argmax(1).tolist())) > 1):
-        why = "the two corners disagree"
-    else:
-        why = ""
+def pooled(s: Scores) -> tuple[np.ndarray, np.ndarray, bool]:
+    """P(rank) and P(suit) over every read corner, and whether any two corners' first guesses differ."""
+    disagree = len(s.rank) > 1 and (len(set(s.rank.argmax(1).tolist())) > 1 or len(set(s.suit.argmax(1).tolist())) > 1)
     # The corners' evidence multiplies (a geometric mean keeps it a probability per class).
     rank = np.exp(np.log(np.maximum(s.rank, 1e-12)).mean(axis=0))
     suit = np.exp(np.log(np.maximum(s.suit, 1e-12)).mean(axis=0))
-    rank, suit = rank / rank.sum(), suit / suit.sum()
+    return rank / rank.sum(), suit / suit.sum(), disagree
+
+
+def decide(s: Scores, accept: Acceptance) -> Decision:
+    if not len(s.rank):
+        return Decision(None, 0.0, (), None, None, "no readable index")
+    rank, suit, disagree = pooled(s)
+    why = "the two corners disagree" if disagree else ""
     r_i, s_i = int(rank.argmax()), int(suit.argmax())
     joint = (rank[:, None] * suit[None, :]).ravel()
     order = np.argsort(joint)[::-1][:CANDIDATES]
@@ -119,3 +123,53 @@ def decide(s: Scores, accept: Acceptance) -> Decision:
     why = why or ("rank unsure" if not rank_ok else "suit unsure")
     return Decision(None, min(confidence, 0.49), candidates, RANKS[r_i] if rank_ok else None,
                     SUITS[s_i] if suit_ok else None, why)
+
+
+# The index's first guess that the face may confirm: more likely than every other guess together.
+FACE_CONFIRMS = 0.5
+_BLACK = (SUITS.index(Suit.SPADES), SUITS.index(Suit.CLUBS))
+
+
+def confirmed_by_face(s: Scores, accept: Acceptance, pips: int | None, black: Suit | None, *,
+                      index_seen: bool = True) -> Card | None:
+    """The card of a pip card's index that fell short of ``accept`` only where its face settles it.
+
+    A rank under the bar stands where it is the index's first guess (FACE_CONFIRMS) and the face
+    shows that many pips, two or more; a suit under the bar stands where the index is sure the
+    ink is black (spade and club together clear the bar), the suit is its first guess, and the
+    body pip's outline (``black``) names that suit. The corners must agree.
+
+    ``index_seen``: whether the classical templates found an index on the card. Where they did,
+    the face settles only what the network left unsure: a card it was sure of was refused for a
+    reason the face does not answer. Where they did not (a covered index is where the network
+    misreads), only a card the network is sure of stands, and only where the face shows its
+    rank in pips.
+
+    >>> import numpy as np
+    >>> three_or_five = np.zeros((2, 13)); three_or_five[:, [2, 4]] = (0.6, 0.4)
+    >>> clubs = np.tile([0.0, 0.0, 0.0, 1.0], (2, 1))
+    >>> s = Scores(three_or_five, clubs, np.zeros(2))
+    >>> str(confirmed_by_face(s, Acceptance(0.85, 0.85), 3, None))
+    '3C'
+    >>> confirmed_by_face(s, Acceptance(0.85, 0.85), 5, None) is None
+    True
+    """
+    if not len(s.rank):
+        return None
+    rank, suit, disagree = pooled(s)
+    r_i, s_i = int(rank.argmax()), int(suit.argmax())
+    if disagree or RANKS[r_i] > Rank.TEN:
+        return None
+    rank_sure, suit_sure = rank[r_i] >= accept.rank, suit[s_i] >= accept.suit
+    # Not an ace's one pip: one pip in view is also a face whose others glare has washed out.
+    counted = pips is not None and pips > 1 and pips == int(RANKS[r_i])
+    rank_ok = rank_sure or (rank[r_i] >= FACE_CONFIRMS and counted)
+    suit_ok = suit_sure or (
+        s_i in _BLACK and suit[s_i] >= FACE_CONFIRMS and float(suit[list(_BLACK)].sum()) >= accept.suit
+        and black is SUITS[s_i])
+    if index_seen:
+        if rank_sure and suit_sure:
+            return None
+    elif not (rank_sure and suit_sure and counted):
+        return None
+    return CARDS_BY_SCORE_INDEX[4 * r_i + s_i] if rank_ok and suit_ok else None

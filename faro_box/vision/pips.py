@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from faro_box.vision import glyphs
@@ -22,19 +24,47 @@ def count_pips(face: np.ndarray) -> int | None:
 
 def count_pips_in(region: np.ndarray) -> int | None:
     """count_pips on the face's pip area alone (pip_area)."""
-    binary = glyphs.ink_mask(region, 41, 0.4)
+    return _count(glyphs.ink_mask(region, 41, 0.4))
+
+
+# The face out to its border: most decks print their outer columns of pips across the pip area's
+# sides, where count_pips finds no pip card.
+WHOLE_PIPS = (0.1, 0.9, 0.04, 0.96)
+# Within a corner's square (the first figure) what starts in the index's band (x under the second,
+# or y under the third, mirrored at the bottom right) is the index, and is left out.
+_INDEX_CORNER = (0.3, 0.2, 0.12)
+
+
+def count_pips_whole(face: np.ndarray) -> int | None:
+    """count_pips over the face out to its border (WHOLE_PIPS), the corner indices left out."""
+    h, w = face.shape[:2]
+    x0, x1, y0, y1 = (round(WHOLE_PIPS[0] * w), round(WHOLE_PIPS[1] * w), round(WHOLE_PIPS[2] * h),
+                      round(WHOLE_PIPS[3] * h))
+    square, band_x, band_y = _INDEX_CORNER
+
+    def index(x: int, y: int, bw: int, bh: int) -> bool:
+        fx0, fy0, fx1, fy1 = (x + x0) / w, (y + y0) / h, (x + bw + x0) / w, (y + bh + y0) / h
+        top_left = fx1 < square and fy1 < square and (fx0 < band_x or fy0 < band_y)
+        bottom_right = fx0 > 1 - square and fy0 > 1 - square and (fx1 > 1 - band_x or fy1 > 1 - band_y)
+        return top_left or bottom_right
+
+    return _count(glyphs.ink_mask(face[y0:y1, x0:x1], 41, 0.4), index)
+
+
+def _count(binary: np.ndarray, left_out: Callable[[int, int, int, int], bool] | None = None) -> int | None:
     n, _, stats = glyphs.components(binary)
     rh, rw = binary.shape
-    areas, boxes = [], []
+    areas = []
     # Specks and print dust dropped at once: a noisy frame holds hundreds.
     stats = stats[1:]
     for x, y, bw, bh, area in stats[stats[:, 4] >= 0.0015 * rh * rw].tolist():
+        if left_out is not None and left_out(x, y, bw, bh):
+            continue
         if x == 0 or y == 0 or x + bw >= rw or y + bh >= rh:
             return None  # something runs out of the pip area: a frame, a hand, a misplaced warp
         if area < 0.3 * bw * bh:
             return None  # outlines and line art: a court card or clutter
         areas.append(area)
-        boxes.append((bw, bh))
     if not areas:
         return None
     if len(areas) == 1:
@@ -46,10 +76,17 @@ def count_pips_in(region: np.ndarray) -> int | None:
     return len(areas)
 
 
-def first_pip(face: np.ndarray) -> np.ndarray | None:
-    """The ink of the top-left pip of a pip card (upright, in the upper half), for its suit's shape."""
+_UPPER_PIPS = (_PIP_AREA[0], _PIP_AREA[1], _PIP_AREA[2], 0.5)
+# Out to the card's edges but for the border: the outer columns' pips whole (most decks print
+# them across the pip area's sides), an index cut by its side and so never taken for a pip.
+UPPER_PIPS_WHOLE = (0.1, 0.9, 0.05, 0.5)
+
+
+def first_pip(face: np.ndarray, within: tuple[float, float, float, float] = _UPPER_PIPS) -> np.ndarray | None:
+    """The ink of the top-left pip of a pip card (upright, in the upper half), for its suit's
+    shape; ``within``: x0, x1, y0, y1 of the face to look in, a pip touching its sides not taken."""
     h, w = face.shape[:2]
-    x0, x1, y0, y1 = (round(_PIP_AREA[0] * w), round(_PIP_AREA[1] * w), round(_PIP_AREA[2] * h), round(0.5 * h))
+    x0, x1, y0, y1 = (round(within[0] * w), round(within[1] * w), round(within[2] * h), round(within[3] * h))
     ink, _ = glyphs.ink_map(face[y0:y1, x0:x1], 41)
     binary = (ink > 0.4).view(np.uint8)
     n, labels, stats = glyphs.components(binary)

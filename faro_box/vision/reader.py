@@ -38,12 +38,20 @@ from faro_box.vision.learned_reader import (
     GENERIC,
     Acceptance,
     Scores,
+    confirmed_by_face,
     decide,
     scores,
 )
 from faro_box.vision.locate import CANON_H, CANON_W, CardView, check_image, find_card, parse_window
 from faro_box.vision.nearest import ClassTemplates, similarity
-from faro_box.vision.pips import count_pips, count_pips_in, pip_area
+from faro_box.vision.pips import (
+    UPPER_PIPS_WHOLE,
+    count_pips,
+    count_pips_in,
+    count_pips_whole,
+    first_pip,
+    pip_area,
+)
 from faro_box.vision.profile import RANKS, SUITS, DeckProfile, View, generic_profile
 
 
@@ -77,7 +85,8 @@ class Method(enum.Enum):
     LEARNED = "learned"  # the learned network (vision/learned.py)
     # Both on the same found card: the network's card unless the templates name another; the
     # templates' card where it is the network's best guess, or its second and the templates are
-    # sure of it (OVERRULE_NETWORK). Each alone reads fewer
+    # sure of it (OVERRULE_NETWORK); where both leave a pip card unsure, its face may settle it
+    # (confirmed). Each alone reads fewer
     # of the decks it never saw (benchmarks/bench_reader_loso.py), and together they are as
     # rarely wrong.
     JOINT = "joint"
@@ -162,6 +171,9 @@ class Reader:
                            classical)
             if again.card is not None:
                 return again
+        if reading.card is None and len(first.rank) and self.deck is None and view is not None \
+                and self.method is Method.JOINT:
+            reading = confirmed(reading, first, classical, face_cues(view), self.accept)
         if reading.card is None and self._generic is not None:
             generic = self._generic._read_at(image, view)
             if generic.card is not None:
@@ -257,6 +269,35 @@ def joined(learned: Reading, classical: Reading) -> Reading:
                f"the classical reader read {classical.card}, not among the learned one's best guesses")
     return Reading(None, min(learned.confidence, 0.49), _merged(learned, classical),
                    present=learned.present or classical.present, rank=rank, suit=suit, why=why or "unsure")
+
+
+@dataclass(frozen=True, slots=True)
+class FaceCues:
+    """What a found card's face shows beside its index, where it can be measured."""
+
+    pips: int | None  # how many pips (count_pips_whole)
+    black: Suit | None  # spade or club by the first body pip's outline, a pip many times the index's
+
+
+def face_cues(view: CardView) -> FaceCues:
+    pip = first_pip(view.face(), UPPER_PIPS_WHOLE)
+    growth = glyphs.pip_growth(pip) if pip is not None else None
+    pips = count_pips_whole(view.face())
+    if pips is None:  # something at the border (a frame, a thumb): the pips inside, as the veto counts them
+        pips = count_pips_in(view.region(*pip_area(CANON_H, CANON_W)))
+    return FaceCues(pips, _outline(growth) if growth is not None else None)
+
+
+def confirmed(reading: Reading, s: Scores, classical: Reading, cues: FaceCues, accept: Acceptance) -> Reading:
+    """Method.JOINT where the joined reading abstained: the index's card where the face settles
+    what it left unsure, or vouches for it where the templates found no index
+    (learned_reader.confirmed_by_face), unless the templates read another card, rank or suit.
+    Named at the acceptance line (confidence 0.5): the index alone did not name it."""
+    card = confirmed_by_face(s, accept, cues.pips, cues.black, index_seen=bool(classical.candidates))
+    if card is None or classical.card not in (None, card) or classical.rank not in (None, card.rank) \
+            or classical.suit not in (None, card.suit):
+        return reading
+    return Reading(card, 0.5, reading.candidates, present=True, rank=card.rank, suit=card.suit)
 
 
 def _merged(a: Reading, b: Reading) -> tuple[Card, ...]:

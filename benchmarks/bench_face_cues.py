@@ -1,0 +1,70 @@
+"""What the face tells the reader beside its index, on real photographs, per set.
+
+    python benchmarks/bench_face_cues.py
+
+For every pip card (A-10) the project's finder finds in its photo (../shared/data; the sets of
+benchmarks/real_sets.py), as shot: the pip count the veto uses (pips.count_pips_in on the pip
+area) and the one the face's confirmation uses (reader.face_cues: out to the border, the indices
+left out), each right, wrong (a single pip apart: it never confirms a rank) or none; and, of the
+black ones, the spade-or-club the first body pip's outline names: right, the other black suit,
+or none. Nothing here is tuned: the outline's limits and the areas were set before these figures.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from real_sets import DATA, SETS, load  # noqa: E402
+
+from faro_box.cards import Rank, Suit  # noqa: E402
+from faro_box.vision.locate import CANON_H, CANON_W  # noqa: E402
+from faro_box.vision.pips import count_pips_in, pip_area  # noqa: E402
+from faro_box.vision.reader import Reader, face_cues  # noqa: E402
+
+
+def verdict(got: int | None, rank: Rank) -> str:
+    return "none" if got is None else "right" if got == int(rank) else "one pip" if got == 1 else "wrong"
+
+
+def main() -> int:
+    if not DATA.is_dir():
+        print(f"no real photo sets at {DATA}: nothing to measure", file=sys.stderr)
+        return 1
+    reader = Reader()
+    print("| set | pip cards found | the veto's count: right / wrong / one pip / none | the face's count | "
+          "black pip cards | the body pip's outline: right / other black suit / none |")
+    print("|---|---|---|---|---|---|")
+    for s in SETS:
+        if s.view == "corner":
+            continue
+        veto, face, outline = Counter(), Counter(), Counter()
+        for item in s.items():
+            card = item.card
+            if card is None or card.rank > Rank.TEN:
+                continue
+            view = reader.locate(load(item.path))
+            if view is None:
+                continue
+            cues = face_cues(view)
+            veto[verdict(count_pips_in(view.region(*pip_area(CANON_H, CANON_W))), card.rank)] += 1
+            face[verdict(cues.pips, card.rank)] += 1
+            if card.suit in (Suit.CLUBS, Suit.SPADES):
+                outline["none" if cues.black is None else "right" if cues.black is card.suit else "other"] += 1
+
+        def counts(c: Counter[str]) -> str:
+            return " / ".join(str(c[k]) for k in ("right", "wrong", "one pip", "none"))
+
+        n = sum(veto.values())
+        black = sum(outline.values())
+        print(f"| {s.name} | {n} | {counts(veto)} | {counts(face)} | {black} | "
+              f"{outline['right']} / {outline['other']} / {outline['none']} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,115 @@
+"""Where the index leaves a pip card's rank or a black suit unsure, the face settles it or the
+reading abstains: the pip count for the rank, the body pip's outline for spade or club."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from faro_box.cards import Card, Rank, Suit
+from faro_box.vision.learned_reader import GENERIC, Scores
+from faro_box.vision.locate import CardView
+from faro_box.vision.reader import FaceCues, Reading, confirmed, face_cues
+from faro_box.vision.sim.render import CardStyle, PipShape, render_card
+
+C = Card.parse
+RANKS, SUITS = list(Rank), list(Suit)
+# Printers' clubs and spades: the renderer's own, round lobes set apart, a flared stem.
+SHAPES = (PipShape(), PipShape(lobe=0.3, lobe_spread=0.55, lobe_rise=0.5),
+          PipShape(flare=1.4, stem_waist=0.06, spade_width=0.95))
+
+
+def whole(image: np.ndarray) -> CardView:
+    h, w = image.shape[:2]
+    return CardView(image, np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32))
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("suit", [Suit.CLUBS, Suit.SPADES])
+@pytest.mark.parametrize("rank", [Rank.TWO, Rank.THREE, Rank.FIVE, Rank.EIGHT, Rank.TEN])
+def test_the_face_shows_its_pips_and_black_suit(rank: Rank, suit: Suit, shape: PipShape) -> None:
+    face = render_card(Card(rank, suit), style=CardStyle(pips=shape))
+    cues = face_cues(whole(face))
+    assert cues.pips == int(rank)
+    assert cues.black is suit
+
+
+@pytest.mark.parametrize("suit", list(Suit))
+@pytest.mark.parametrize("rank", [Rank(n) for n in range(2, 11)])
+def test_large_pips_across_the_pip_areas_sides_are_counted(rank: Rank, suit: Suit) -> None:
+    """Most real decks print their outer pips across the sides of the area the pip veto counts
+    in (count_pips sees no pip card there); the face is counted out to its border, the indices
+    left out."""
+    face = render_card(Card(rank, suit), style=CardStyle(pip_scale=1.5))
+    cues = face_cues(whole(face))
+    assert cues.pips == int(rank)
+    if suit in (Suit.CLUBS, Suit.SPADES):
+        assert cues.black is suit
+
+
+def test_a_court_shows_no_pips() -> None:
+    cues = face_cues(whole(render_card(C("QC"))))
+    assert cues.pips is None
+
+
+def scores(rank: dict[str, float], suit: dict[str, float]) -> Scores:
+    """Both corners reading the same probabilities."""
+    r = np.zeros(13)
+    s = np.zeros(4)
+    for k, p in rank.items():
+        r[RANKS.index(Rank.parse(k))] = p
+    for k, p in suit.items():
+        s[SUITS.index(Suit.parse(k))] = p
+    return Scores(np.tile(r, (2, 1)), np.tile(s, (2, 1)), np.zeros(2))
+
+
+THREE_OR_FIVE = {"3": 0.62, "5": 0.38}
+CLUB_OR_SPADE = {"C": 0.78, "S": 0.2, "H": 0.02}
+SURE_CLUB = {"C": 0.99, "S": 0.01}
+SURE_THREE = {"3": 0.99, "5": 0.01}
+UNSURE = Reading(None, 0.3, (C("3C"), C("5C")), present=True, why="rank unsure")
+NO_INDEX = Reading(None, 0.0, present=True, why="no readable index")
+TEMPLATES_UNSURE = Reading(None, 0.2, (C("3C"),), present=True, why="rank unsure")
+
+
+@pytest.mark.parametrize(("rank", "suit", "cues", "templates", "expected"), [
+    (THREE_OR_FIVE, SURE_CLUB, FaceCues(3, None), TEMPLATES_UNSURE, "3C"),             # three pips: a three
+    (THREE_OR_FIVE, SURE_CLUB, FaceCues(5, None), TEMPLATES_UNSURE, None),             # the index's second guess: ask
+    (THREE_OR_FIVE, SURE_CLUB, FaceCues(None, Suit.CLUBS), TEMPLATES_UNSURE, None),    # no count: ask
+    (THREE_OR_FIVE, SURE_CLUB, FaceCues(3, None),
+     Reading(None, 0.3, (C("5C"),), present=True, rank=Rank.FIVE), None),     # templates sure of a five
+    (THREE_OR_FIVE, SURE_CLUB, FaceCues(3, None),
+     Reading(C("5C"), 0.7, (C("5C"),), present=True, rank=Rank.FIVE, suit=Suit.CLUBS), None),
+    ({"3": 0.45, "5": 0.3, "8": 0.25}, SURE_CLUB, FaceCues(3, None), TEMPLATES_UNSURE, None),  # first guess, barely
+    (SURE_THREE, CLUB_OR_SPADE, FaceCues(None, Suit.CLUBS), TEMPLATES_UNSURE, "3C"),   # the body pip: a club
+    (SURE_THREE, CLUB_OR_SPADE, FaceCues(3, Suit.SPADES), TEMPLATES_UNSURE, None),     # the body pip says spade
+    (SURE_THREE, CLUB_OR_SPADE, FaceCues(3, None), TEMPLATES_UNSURE, None),            # no outline measured
+    (SURE_THREE, {"C": 0.7, "S": 0.1, "H": 0.2}, FaceCues(3, Suit.CLUBS), TEMPLATES_UNSURE, None),  # black? unsure
+    (SURE_THREE, CLUB_OR_SPADE, FaceCues(3, Suit.CLUBS),
+     Reading(None, 0.3, (C("3S"),), present=True, suit=Suit.SPADES), None),   # templates sure of a spade
+    (SURE_THREE, {"H": 0.7, "D": 0.3}, FaceCues(3, Suit.CLUBS), TEMPLATES_UNSURE, None),  # a red suit: no outline rule
+    (THREE_OR_FIVE, CLUB_OR_SPADE, FaceCues(3, Suit.CLUBS), TEMPLATES_UNSURE, "3C"),   # both settled by the face
+    ({"Q": 0.6, "J": 0.4}, SURE_CLUB, FaceCues(None, Suit.CLUBS), TEMPLATES_UNSURE, None),  # a court: no pips to count
+    ({"A": 0.7, "4": 0.3}, SURE_CLUB, FaceCues(1, Suit.CLUBS), TEMPLATES_UNSURE, None),  # one pip: the rest washed out?
+    (THREE_OR_FIVE, SURE_CLUB, FaceCues(3, Suit.CLUBS), NO_INDEX, None),      # templates saw no index
+    (SURE_THREE, SURE_CLUB, FaceCues(3, None), NO_INDEX, "3C"),               # ... the network sure, three pips
+    (SURE_THREE, SURE_CLUB, FaceCues(None, Suit.CLUBS), NO_INDEX, None),      # ... and no count: covered?
+    (SURE_THREE, SURE_CLUB, FaceCues(5, None), NO_INDEX, None),               # ... five pips
+    (SURE_THREE, CLUB_OR_SPADE, FaceCues(3, Suit.CLUBS), NO_INDEX, None),     # ... the network unsure
+    (SURE_THREE, SURE_CLUB, FaceCues(3, Suit.CLUBS), TEMPLATES_UNSURE, None),          # sure of both: refused for another reason
+])
+def test_the_face_settles_what_the_index_left_unsure(rank, suit, cues, templates, expected) -> None:  # noqa: ANN001
+    reading = confirmed(UNSURE, scores(rank, suit), templates, cues, GENERIC)
+    assert reading.card == (C(expected) if expected else None)
+    if expected is None:
+        assert reading is UNSURE
+    else:
+        assert reading.confidence == 0.5 and reading.rank == reading.card.rank
+
+
+def test_corners_that_disagree_are_not_settled() -> None:
+    s = scores(THREE_OR_FIVE, SURE_CLUB)
+    fives = np.zeros(13)
+    fives[[2, 4]] = (0.38, 0.62)
+    s.rank[1] = fives  # the other corner's first guess is a five
+    assert confirmed(UNSURE, s, TEMPLATES_UNSURE, FaceCues(3, Suit.CLUBS), GENERIC) is UNSURE
