@@ -31,12 +31,14 @@ def count_pips_in(region: np.ndarray) -> int | None:
 # sides, where count_pips finds no pip card.
 WHOLE_PIPS = (0.1, 0.9, 0.04, 0.96)
 # Within a corner's square (the first figure) what starts in the index's band (x under the second,
-# or y under the third, mirrored at the bottom right) is the index, and is left out.
+# or y under the third, of the face from that corner's sides) is an index, and is left out: a deck
+# prints two indices or four.
 _INDEX_CORNER = (0.3, 0.2, 0.12)
 
 
 def count_pips_whole(face: np.ndarray) -> int | None:
-    """count_pips over the face out to its border (WHOLE_PIPS), the corner indices left out."""
+    """count_pips over the face out to its border (WHOLE_PIPS), the corner indices left out;
+    where something reaches the border (a frame, a thumb), over the pip area as count_pips."""
     h, w = face.shape[:2]
     x0, x1, y0, y1 = (round(WHOLE_PIPS[0] * w), round(WHOLE_PIPS[1] * w), round(WHOLE_PIPS[2] * h),
                       round(WHOLE_PIPS[3] * h))
@@ -44,14 +46,23 @@ def count_pips_whole(face: np.ndarray) -> int | None:
 
     def index(x: int, y: int, bw: int, bh: int) -> bool:
         fx0, fy0, fx1, fy1 = (x + x0) / w, (y + y0) / h, (x + bw + x0) / w, (y + bh + y0) / h
-        top_left = fx1 < square and fy1 < square and (fx0 < band_x or fy0 < band_y)
-        bottom_right = fx0 > 1 - square and fy0 > 1 - square and (fx1 > 1 - band_x or fy1 > 1 - band_y)
-        return top_left or bottom_right
+        # Each side: the box within the corner's square there, and its distance from that side.
+        left, right = (fx0 if fx1 < square else None), (1 - fx1 if fx0 > 1 - square else None)
+        top, bottom = (fy0 if fy1 < square else None), (1 - fy1 if fy0 > 1 - square else None)
+        return any(a is not None and b is not None and (a < band_x or b < band_y)
+                   for a in (left, right) for b in (top, bottom))
 
-    return _count(glyphs.ink_mask(face[y0:y1, x0:x1], 41, 0.4), index)
+    # Pips of one face are one size: two run together (a dark print's clubs) are twice one. (A
+    # smaller one is a pip glare has eaten into, and still a pip.)
+    whole = _count(glyphs.ink_mask(face[y0:y1, x0:x1], 41, 0.4), index, largest=1.5)
+    if whole is not None:
+        return whole
+    (y0, y1), (x0, x1) = pip_area(h, w)
+    return _count(glyphs.ink_mask(face[y0:y1, x0:x1], 41, 0.4), largest=1.5)
 
 
-def _count(binary: np.ndarray, left_out: Callable[[int, int, int, int], bool] | None = None) -> int | None:
+def _count(binary: np.ndarray, left_out: Callable[[int, int, int, int], bool] | None = None, *,
+           largest: float = 2.0) -> int | None:
     n, _, stats = glyphs.components(binary)
     rh, rw = binary.shape
     areas = []
@@ -71,7 +82,7 @@ def _count(binary: np.ndarray, left_out: Callable[[int, int, int, int], bool] | 
         # An ace: one large pip in the middle.
         return 1 if areas[0] > 0.03 * rh * rw else None
     med = float(np.median(areas))
-    if any(a < 0.5 * med or a > 2.0 * med for a in areas) or len(areas) > 10:
+    if any(a < 0.5 * med or a > largest * med for a in areas) or len(areas) > 10:
         return None
     return len(areas)
 

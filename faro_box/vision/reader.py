@@ -282,10 +282,7 @@ class FaceCues:
 def face_cues(view: CardView) -> FaceCues:
     pip = first_pip(view.face(), UPPER_PIPS_WHOLE)
     growth = glyphs.pip_growth(pip) if pip is not None else None
-    pips = count_pips_whole(view.face())
-    if pips is None:  # something at the border (a frame, a thumb): the pips inside, as the veto counts them
-        pips = count_pips_in(view.region(*pip_area(CANON_H, CANON_W)))
-    return FaceCues(pips, _outline(growth) if growth is not None else None)
+    return FaceCues(count_pips_whole(view.face()), _outline(growth) if growth is not None else None)
 
 
 def confirmed(reading: Reading, s: Scores, classical: Reading, cues: FaceCues, accept: Acceptance) -> Reading:

@@ -47,6 +47,26 @@ def test_large_pips_across_the_pip_areas_sides_are_counted(rank: Rank, suit: Sui
         assert cues.black is suit
 
 
+@pytest.mark.parametrize("rank", [Rank.TWO, Rank.SIX, Rank.NINE, Rank.TEN])
+def test_a_deck_with_four_indices_is_counted_without_them(rank: Rank) -> None:
+    """Many European decks print the index in all four corners."""
+    face = render_card(Card(rank, Suit.HEARTS), style=CardStyle(pip_scale=1.5))
+    h, w = face.shape[:2]
+    corner = face[: round(0.26 * h), : round(0.2 * w)]
+    ch, cw = corner.shape[:2]
+    face[:ch, w - cw:] = corner[:, ::-1]  # the top-right and bottom-left corners, mirrored
+    face[h - ch:, :cw] = corner[::-1, :]
+    assert face_cues(whole(face)).pips == int(rank)
+
+
+@pytest.mark.parametrize("card", ["10C", "9C"])
+def test_pips_run_together_are_no_count(card: str) -> None:
+    """Large clubs printed close run together in pairs: a blob twice a pip's size is not a pip,
+    and the face gives no count rather than one too few."""
+    face = render_card(C(card), style=CardStyle(pip_scale=1.65))
+    assert face_cues(whole(face)).pips is None
+
+
 def test_a_court_shows_no_pips() -> None:
     cues = face_cues(whole(render_card(C("QC"))))
     assert cues.pips is None
