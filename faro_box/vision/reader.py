@@ -187,7 +187,7 @@ class Reader:
         if reading.card is not None and view is not None and len(corners) == 1 and reading.card.rank <= Rank.TEN:
             # One corner read (a thumb on the other): the pips, where they can be counted, must
             # agree, as the classical reader asks; a sure index over the wrong body is refused.
-            pips = count_pips_in(view.region(*pip_area(CANON_H, CANON_W)))
+            pips = count_pips_whole(view.face())
             if pips is not None and pips != int(reading.card.rank):
                 return Reading(None, min(reading.confidence, 0.49), reading.candidates, present=True,
                                why=f"{pips} pips contradict the index {reading.card.rank.symbol}")
@@ -384,11 +384,14 @@ class ClassicalReader:
             why = why or "the two corners disagree on the rank"
         # Pips are counted only when they can matter: a sure index rank of A–10 on a face view
         # that nothing else has vetoed, and not when both corners named that rank on their own,
-        # each far past the margin.
+        # each far past the margin. With one corner read (a thumb on the other) nothing else
+        # checks its index, and the whole face is counted (count_pips_whole); with both, each
+        # corner checks the other, and the pip area alone is counted, as before.
         pips = None
         if view is not None and not why and rank <= Rank.TEN and conf_rank >= 0.5 \
                 and not self._sure_in_each(votes, r_i):
-            pips = count_pips_in(view.region(*pip_area(CANON_H, CANON_W)))
+            pips = (count_pips_whole(view.face()) if len(votes) == 1
+                    else count_pips_in(view.region(*pip_area(CANON_H, CANON_W))))
         if pips is not None and pips != int(rank):
             why = why or f"{pips} pips contradict the index {rank.symbol}"
         rank_ok = conf_rank >= 0.5 and "rank" not in why and "pips" not in why

@@ -21,14 +21,16 @@ def brightened(window, box: SimBox) -> bool:
     return window is not None and not np.allclose(np.asarray(window, np.float32), box.window)
 
 
-def test_cards_the_reader_cannot_name_on_any_single_frame_are_read_within_three_frames():
-    # This deal's window blurs three red indices so that rank and pip join under the reader's
-    # ink threshold on every frame; they used to be questions to the dealer.
-    box = SimBox(seed=1000, nuisance=0.5, cards=7)
+def test_cards_the_reader_cannot_name_on_their_first_frame_are_read_within_three_frames():
+    # This deal's window blurs two courts' indices so that the templates find no index on the
+    # frame each first lies still; they used to be questions to the dealer. (Seed 1000's three
+    # blurred red pip cards, once this test's, are now read at once by their pips:
+    # tests/vision/test_face_confirms.py.)
+    box = SimBox(seed=1007, nuisance=0.5, cards=7)
     reader = Reader()
     firsts = [e for e in box.expected() if e.kind.value == "card"]
     alone = [reader.read(box.frame(e.frame), window=box.window).card for e in firsts]
-    assert sum(card is None for card in alone) >= 3
+    assert sum(card is None for card in alone) >= 2
     tracker = Tracker(reader, window=box.window)
     events = []
     for n in range(len(box)):

@@ -9,8 +9,9 @@ import pytest
 from faro_box.cards import Card, Rank, Suit
 from faro_box.vision.learned_reader import GENERIC, Scores
 from faro_box.vision.locate import CardView
-from faro_box.vision.reader import FaceCues, Reading, confirmed, face_cues
+from faro_box.vision.reader import FaceCues, Reader, Reading, confirmed, face_cues
 from faro_box.vision.sim.render import CardStyle, PipShape, render_card
+from faro_box.vision.sim.simbox import SimBox
 
 C = Card.parse
 RANKS, SUITS = list(Rank), list(Suit)
@@ -133,3 +134,16 @@ def test_corners_that_disagree_are_not_settled() -> None:
     fives[[2, 4]] = (0.38, 0.62)
     s.rank[1] = fives  # the other corner's first guess is a five
     assert confirmed(UNSURE, s, TEMPLATES_UNSURE, FaceCues(3, Suit.CLUBS), GENERIC) is UNSURE
+
+
+def test_blurred_red_indices_are_read_by_their_pips_in_the_box():
+    """A dealing box's window blurs three red indices so that rank and pip join (rank unsure);
+    the face's pips name each at the line, on the frame it first lies still."""
+    box = SimBox(seed=1000, nuisance=0.5, cards=7)
+    reader = Reader()
+    read = {}
+    for event in box.expected():
+        if event.kind.value == "card":
+            read[str(event.card)] = reader.read(box.frame(event.frame), window=box.window)
+    assert all(r.card is not None and str(r.card) == card for card, r in read.items()), read
+    assert {card for card, r in read.items() if r.confidence == 0.5} == {"6D", "9H", "7H"}

@@ -126,6 +126,25 @@ def test_pips_veto_an_index_that_only_one_corner_shows(reader, index, body):
         assert reading.card is None and "pips contradict" in reading.why, reading
 
 
+@pytest.mark.parametrize(("index", "body"), [("7H", "6H"), ("6S", "5S"), ("7C", "6C")])
+def test_pips_across_the_pip_areas_sides_veto_an_index_that_only_one_corner_shows(reader, index, body):
+    """As above, with large pips that cross the sides of the pip area, as most real decks print
+    them: the face is counted out to its border."""
+    from faro_box.vision.sim.render import CardStyle, render_card
+
+    style = CardStyle(pip_scale=1.5)
+    shown, pips = render_card(Card.parse(index), style=style), render_card(Card.parse(body), style=style)
+    h, w = pips.shape[:2]
+    face = pips.copy()
+    face[: int(0.2 * h), : int(0.2 * w)] = shown[: int(0.2 * h), : int(0.2 * w)]
+    face = synth.occlude(face, (0.75, 0.75, 1.0, 1.0), colour=(240, 240, 240), ellipse=False)
+    rng = np.random.default_rng(1)
+    quad = synth.card_quad(640, 480, 360, 0, (320, 240), 0.03, rng)
+    frame = synth.place_card(synth.light_background(640, 480, rng), face, quad)
+    for reading in (reader.read(frame, window=quad), reader.read(frame)):
+        assert reading.card is None and "pips contradict" in reading.why, reading
+
+
 def test_find_card_returns_a_clockwise_portrait_quad():
     frame, quad = scene(Card.parse("9S"), seed=4, angle=90, height=300)
     found = find_card(frame)
