@@ -5,10 +5,12 @@
 For every pip card (A-10) the project's finder finds in its photo (../shared/data; the sets of
 benchmarks/real_sets.py), as shot: the pip count the veto uses (pips.count_pips_in on the pip
 area) and the one the face's confirmation uses (reader.face_cues: out to the border, the indices
-left out), each right, wrong (a single pip apart: it never confirms a rank) or none; and, of the
+left out), each right, wrong, a single pip (which never confirms a rank) or none; and, of the
 black ones, the spade-or-club the first body pip's outline names: right, the other black suit,
 or none. Then the CPU time of face_cues on those found cards (median, one core): what a
-reading that abstains with an index in view pays for it.
+reading that abstains with an index in view pays for it. The outline's limits were set before
+these figures; the face's count's four-corner rule and its bound on a pip's size were set after
+seeing this table's Dutch row, so its figures are not clean of them.
 """
 
 from __future__ import annotations

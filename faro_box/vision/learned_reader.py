@@ -127,7 +127,7 @@ def decide(s: Scores, accept: Acceptance) -> Decision:
 
 # The index's first guess that the face may confirm: more likely than every other guess together.
 FACE_CONFIRMS = 0.5
-_BLACK = (SUITS.index(Suit.SPADES), SUITS.index(Suit.CLUBS))
+BLACK_SUITS = (SUITS.index(Suit.SPADES), SUITS.index(Suit.CLUBS))  # score indices
 
 
 def confirmed_by_face(s: Scores, accept: Acceptance, pips: int | None, black: Suit | None, *,
@@ -165,7 +165,7 @@ def confirmed_by_face(s: Scores, accept: Acceptance, pips: int | None, black: Su
     counted = pips is not None and pips > 1 and pips == int(RANKS[r_i])
     rank_ok = rank_sure or (rank[r_i] >= FACE_CONFIRMS and counted)
     suit_ok = suit_sure or (
-        s_i in _BLACK and suit[s_i] >= FACE_CONFIRMS and float(suit[list(_BLACK)].sum()) >= accept.suit
+        s_i in BLACK_SUITS and suit[s_i] >= FACE_CONFIRMS and float(suit[list(BLACK_SUITS)].sum()) >= accept.suit
         and black is SUITS[s_i])
     if index_seen:
         if rank_sure and suit_sure:

@@ -38,7 +38,8 @@ _INDEX_CORNER = (0.3, 0.2, 0.12)
 
 def count_pips_whole(face: np.ndarray) -> int | None:
     """count_pips over the face out to its border (WHOLE_PIPS), the corner indices left out;
-    where something reaches the border (a frame, a thumb), over the pip area as count_pips."""
+    where something reaches the border (a frame, a thumb), over the pip area as count_pips, with
+    this count's bound on a pip's size."""
     h, w = face.shape[:2]
     x0, x1, y0, y1 = (round(WHOLE_PIPS[0] * w), round(WHOLE_PIPS[1] * w), round(WHOLE_PIPS[2] * h),
                       round(WHOLE_PIPS[3] * h))
@@ -90,7 +91,7 @@ def _count(binary: np.ndarray, left_out: Callable[[int, int, int, int], bool] | 
 _UPPER_PIPS = (_PIP_AREA[0], _PIP_AREA[1], _PIP_AREA[2], 0.5)
 # Out to the card's edges but for the border: the outer columns' pips whole (most decks print
 # them across the pip area's sides), an index cut by its side and so never taken for a pip.
-UPPER_PIPS_WHOLE = (0.1, 0.9, 0.05, 0.5)
+UPPER_PIPS_WHOLE = (WHOLE_PIPS[0], WHOLE_PIPS[1], 0.05, 0.5)
 
 
 def first_pip(face: np.ndarray, within: tuple[float, float, float, float] = _UPPER_PIPS) -> np.ndarray | None:

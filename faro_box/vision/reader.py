@@ -33,6 +33,7 @@ from faro_box.vision.index_patch import IndexWindow, corner_patch, face_patches
 from faro_box.vision.learned import IndexNet, shipped_net
 from faro_box.vision.learned_deck import Mode
 from faro_box.vision.learned_reader import (
+    BLACK_SUITS,
     CARDS_BY_SCORE_INDEX,
     ENROLLED,
     GENERIC,
@@ -471,7 +472,6 @@ def _pick(scores: np.ndarray, accept: tuple[float, float]) -> tuple[int, float]:
 
 
 _RED = (SUITS.index(Suit.HEARTS), SUITS.index(Suit.DIAMONDS))
-_BLACK = (SUITS.index(Suit.SPADES), SUITS.index(Suit.CLUBS))
 
 
 def _outline(growth: float) -> Suit | None:
@@ -491,7 +491,7 @@ def _pick_suit(scores: np.ndarray, red: bool | None, accept: tuple[float, float]
     if red is None:
         i, conf = _pick(scores, accept)
         return i, conf, ""
-    own, other = (_RED, _BLACK) if red else (_BLACK, _RED)
+    own, other = (_RED, BLACK_SUITS) if red else (BLACK_SUITS, _RED)
     i = max(own, key=lambda k: scores[k])
     rival = min(own, key=lambda k: scores[k])
     j = max(other, key=lambda k: scores[k])
