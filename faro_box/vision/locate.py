@@ -209,9 +209,11 @@ def find_card(frame: np.ndarray) -> np.ndarray | None:
     A card is a bright, low-saturation, convex four-sided region. Up to three masks are tried:
     paper (bright and unsaturated for this frame), whiteness relative to the frame (dark and busy
     tables) and filled outlines (light tables, where the card is barely brighter than the cloth
-    but its outline still shows). The search looks at a small copy of the frame first and
-    refines the sides it finds on a finer one; a card too small for that copy (photos with a
-    far-off card) is looked for again at a larger size. A picture of a card's proportions in
+    but its outline still shows); where none holds a card, the inside of a closed outline, by
+    its whiteness (glare has joined the card to the lit table around it in every mask, and the
+    paper mask that scores the rest holds only the glare). The search looks at a small copy of
+    the frame first and refines the sides it finds on a finer one; a card too small for that
+    copy (photos with a far-off card) is looked for again at a larger size. A picture of a card's proportions in
     which no card is found is the card itself (a scan, a crop, a rectified photo): its outline
     is the picture's edge.
     """
@@ -232,8 +234,10 @@ def find_card(frame: np.ndarray) -> np.ndarray | None:
         while small.shape[1] >= 2 * _FIND_WIDTH:
             small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
         small = _to_width(small, _FIND_WIDTH)
-    found, sized = _search(small)
     whole = whole_card(frame)
+    # A picture of a card's proportions in which no paper or whiteness is a card is the card
+    # itself: the inside of an outline there is printed on it (a court's frame, the pips).
+    found, sized = _search(small, inside_outlines=whole is None)
     if found is not None and whole is not None and _printed_on_paper(small, found):
         return whole  # the picture is the card, and what was found is printed on it (a court's frame)
     if found is not None:
@@ -251,7 +255,7 @@ def find_card(frame: np.ndarray) -> np.ndarray | None:
     while small.shape[1] >= 2 * _FIND_WIDTH_LARGER:
         small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
     small = _to_width(small, _FIND_WIDTH_LARGER)
-    found, _ = _search(small, outlines=not sized)
+    found, _ = _search(small, outlines=not sized, inside_outlines=whole is None)
     if found is None or (whole is not None and _printed_on_paper(small, found)):
         return whole
     return _upright(found / (_FIND_WIDTH_LARGER / frame.shape[1]))
@@ -288,10 +292,13 @@ def _to_width(image: np.ndarray, width: int) -> np.ndarray:
                       interpolation=cv2.INTER_LINEAR)
 
 
-def _search(small: np.ndarray, *, outlines: bool = True) -> tuple[np.ndarray | None, bool]:
+def _search(small: np.ndarray, *, outlines: bool = True, inside_outlines: bool = True,
+            ) -> tuple[np.ndarray | None, bool]:
     """The most card-like quadrilateral in ``small`` (its own pixels) or None, and whether the
     paper or whiteness mask held a region of a card's size (card-like or not); ``outlines``:
-    whether the filled-outline mask is tried at all."""
+    whether the filled-outline mask is tried at all; ``inside_outlines``: whether, with
+    ``outlines``, the inside of an outline is looked for where no mask held a card
+    (_inside_outline)."""
     area = small.shape[0] * small.shape[1]
     best: tuple[float, np.ndarray, float, float] | None = None
     sized = False
@@ -320,7 +327,40 @@ def _search(small: np.ndarray, *, outlines: bool = True) -> tuple[np.ndarray | N
         if k < papers and best is not None and best[2] >= 0.75 and abs(best[3] - _ASPECT) <= 0.2 \
                 and _paper_around(paper, best[1]) < 0.05:
             break
+    if best is None and outlines and inside_outlines:
+        return _inside_outline(small, hsv), sized
     return (None if best is None else best[1]), sized
+
+
+def _inside_outline(small: np.ndarray, hsv: np.ndarray) -> np.ndarray | None:
+    """The most card-like region an outline closes, each scored by its whiteness: where no paper
+    or whiteness region is a card. Glare lifts the table around the card to the paper's white and
+    joins the two in those masks, but the card's edge still shows, and the paper mask that
+    scores the others holds only the glare then."""
+    area = small.shape[0] * small.shape[1]
+    _, sat, val = cv2.split(hsv)
+    white = cv2.threshold(cv2.subtract(val, sat), 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]
+    # The holes of the edge map: texture on the table touching the card's edge from outside
+    # leaves the inside of its outline whole.
+    contours, hierarchy = cv2.findContours(_edges(small), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    best: tuple[float, np.ndarray] | None = None
+    for contour, (_, _, _, parent) in zip(contours, hierarchy[0].tolist() if hierarchy is not None else []):
+        c_area = cv2.contourArea(contour)
+        if parent < 0 or c_area < _MIN_CARD_SHARE * area or c_area > 0.95 * area:
+            continue
+        quad = _as_quad(contour)
+        if quad is None or _borders_touched(quad, small.shape) >= 3:
+            continue
+        score = _card_score(white, quad, c_area)[0]
+        if score > 0 and (best is None or score > best[0]):
+            best = (score, quad)
+    return None if best is None else best[1]
+
+
+def _edges(small: np.ndarray) -> np.ndarray:
+    """The picture's edges, thickened a pixel so that a card's outline closes."""
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    return cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 20, 60), _OPEN_SMALL)
 
 
 def _candidate_masks(small: np.ndarray, hsv: np.ndarray, outlines: bool = True) -> Iterator[np.ndarray]:
@@ -354,9 +394,7 @@ def _candidate_masks(small: np.ndarray, hsv: np.ndarray, outlines: bool = True) 
     yield cv2.morphologyEx(by_white, cv2.MORPH_CLOSE, kernel, iterations=2)
     if not outlines:
         return
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    edges = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 20, 60)
-    edges = cv2.dilate(edges, kernel)
+    edges = _edges(small)
     # The card's inside is the region that the outline closes: fill the closed outlines.
     filled = np.zeros_like(edges)
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
