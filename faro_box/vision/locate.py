@@ -24,6 +24,7 @@ _FIND_WIDTH = 160  # find mode looks for the card at this width first: enough fo
 _FIND_WIDTH_LARGER = 256  # and at this one when it finds none there (a small, far-off card)
 _ASPECT = 1.4  # a poker card; bridge cards (1.56) and old square-cornered ones fit the band below
 _MIN_CARD_SHARE = 0.015  # of the searched frame's area: anything smaller is not the card
+_CARD_ASPECTS = (1.15, 1.85)  # long sides over short ones of anything taken for a card (seen at an angle)
 # Short side over long side of a picture that may be the card itself (poker 0.72, bridge 0.64);
 # a camera's 4:3 frame (0.75) and its wider ones are never taken for a card.
 CARD_SHAPED = (0.6, 0.73)
@@ -211,9 +212,11 @@ def find_card(frame: np.ndarray) -> np.ndarray | None:
     tables) and filled outlines (light tables, where the card is barely brighter than the cloth
     but its outline still shows); where none holds a card, the inside of a closed outline, by
     its whiteness (glare has joined the card to the lit table around it in every mask, and the
-    paper mask that scores the rest holds only the glare). The search looks at a small copy of
-    the frame first and refines the sides it finds on a finer one; a card too small for that
-    copy (photos with a far-off card) is looked for again at a larger size. A picture of a card's proportions in
+    paper mask that scores the rest holds only the glare). What is found grows to the smallest
+    closed outline of a card's proportions round it, a little larger (GROWTH): the paper mask
+    leaves out a card's end in shade. The search looks at a small copy of the frame first and
+    refines the sides it finds on a finer one; a card too small for that copy (photos with a
+    far-off card) is looked for again at a larger size. A picture of a card's proportions in
     which no card is found is the card itself (a scan, a crop, a rectified photo): its outline
     is the picture's edge.
     """
@@ -327,9 +330,27 @@ def _search(small: np.ndarray, *, outlines: bool = True, inside_outlines: bool =
         if k < papers and best is not None and best[2] >= 0.75 and abs(best[3] - _ASPECT) <= 0.2 \
                 and _paper_around(paper, best[1]) < 0.05:
             break
-    if best is None and outlines and inside_outlines:
-        return _inside_outline(small, hsv), sized
-    return (None if best is None else best[1]), sized
+    if best is None:
+        return (_inside_outline(small, hsv) if outlines and inside_outlines else None), sized
+    return _grown(small, best[1]), sized
+
+
+def _outline_holes(small: np.ndarray) -> Iterator[tuple[float, np.ndarray]]:
+    """(area, quadrilateral) of every region of a card's size that an outline closes in
+    ``small``: the holes of its edge map, so that texture on the table touching the card's edge
+    from outside leaves the inside of its outline whole."""
+    area = small.shape[0] * small.shape[1]
+    contours, hierarchy = cv2.findContours(_edges(small), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return
+    for i in np.flatnonzero(hierarchy[0, :, 3] >= 0).tolist():
+        contour = contours[i]
+        c_area = cv2.contourArea(contour)
+        if c_area < _MIN_CARD_SHARE * area or c_area > 0.95 * area:
+            continue
+        quad = _as_quad(contour)
+        if quad is not None and _borders_touched(quad, small.shape) < 3:
+            yield c_area, quad
 
 
 def _inside_outline(small: np.ndarray, hsv: np.ndarray) -> np.ndarray | None:
@@ -337,24 +358,49 @@ def _inside_outline(small: np.ndarray, hsv: np.ndarray) -> np.ndarray | None:
     or whiteness region is a card. Glare lifts the table around the card to the paper's white and
     joins the two in those masks, but the card's edge still shows, and the paper mask that
     scores the others holds only the glare then."""
-    area = small.shape[0] * small.shape[1]
     _, sat, val = cv2.split(hsv)
     white = cv2.threshold(cv2.subtract(val, sat), 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]
-    # The holes of the edge map: texture on the table touching the card's edge from outside
-    # leaves the inside of its outline whole.
-    contours, hierarchy = cv2.findContours(_edges(small), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     best: tuple[float, np.ndarray] | None = None
-    for contour, (_, _, _, parent) in zip(contours, hierarchy[0].tolist() if hierarchy is not None else []):
-        c_area = cv2.contourArea(contour)
-        if parent < 0 or c_area < _MIN_CARD_SHARE * area or c_area > 0.95 * area:
-            continue
-        quad = _as_quad(contour)
-        if quad is None or _borders_touched(quad, small.shape) >= 3:
-            continue
+    for c_area, quad in _outline_holes(small):
         score = _card_score(white, quad, c_area)[0]
         if score > 0 and (best is None or score > best[0]):
             best = (score, quad)
     return None if best is None else best[1]
+
+
+# A closed outline round the found region, at most this much larger, of a card's proportions,
+# is the card: the paper mask leaves out a card's shaded end, and a court may be found by its frame.
+# (Under a tenth more, the outline is the same card's, its corners a few pixels off the found ones.)
+GROWTH = (1.1, 1.5)
+
+
+def _grown(small: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """``quad``, or the smallest closed outline that holds it (GROWTH) and has a card's proportions."""
+    q_area = cv2.contourArea(quad)
+    # Only the part of the picture such an outline can reach is looked at (grown on one side
+    # alone, as far as GROWTH allows): the edge map of the whole picture costs more than the rest.
+    h, w = small.shape[:2]
+    centre = quad.mean(axis=0)
+    reach = centre + (2 * GROWTH[1] - 1) * 1.05 * (quad - centre)
+    x0, y0 = (max(0, math.floor(v) - 2) for v in reach.min(axis=0).tolist())
+    x1, y1 = (min(n, math.ceil(v) + 3) for v, n in zip(reach.max(axis=0).tolist(), (w, h), strict=True))
+    contours, hierarchy = cv2.findContours(_edges(small[y0:y1, x0:x1]), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return quad
+    inside = quad - np.array([x0, y0], np.float32)
+    best: tuple[float, np.ndarray] | None = None
+    # Holes only (a parent outline): on a textured table most of the edge map's pieces are not.
+    for i in np.flatnonzero(hierarchy[0, :, 3] >= 0).tolist():
+        contour = contours[i]
+        c_area = cv2.contourArea(contour)
+        if not GROWTH[0] * q_area < c_area <= GROWTH[1] * q_area or (best is not None and c_area >= best[0]):
+            continue
+        outer = _as_quad(contour)
+        if outer is None or not _CARD_ASPECTS[0] < _aspect(outer) < _CARD_ASPECTS[1]:
+            continue
+        if cv2.intersectConvexConvex(inside, outer)[0] >= 0.95 * q_area:
+            best = (c_area, outer + np.array([x0, y0], np.float32))
+    return quad if best is None else best[1]
 
 
 def _edges(small: np.ndarray) -> np.ndarray:
@@ -455,14 +501,19 @@ def _as_quad(contour: np.ndarray) -> np.ndarray | None:
     return None
 
 
-def _card_score(paper: np.ndarray, quad: np.ndarray, c_area: float) -> tuple[float, float, float]:
-    """(score, share of paper inside, aspect); score 0 when it is no card."""
+def _aspect(quad: np.ndarray) -> float:
+    """The long sides' length over the short sides'."""
     # Plain floats for four corners: numpy's per-call cost is most of the work at this size.
     (ax, ay), (bx, by), (cx, cy), (dx, dy) = quad.tolist()
     ab, bc, cd, da = math.hypot(bx - ax, by - ay), math.hypot(cx - bx, cy - by), \
         math.hypot(dx - cx, dy - cy), math.hypot(ax - dx, ay - dy)
-    aspect = max(ab + cd, bc + da) / max(min(ab + cd, bc + da), 1e-6)
-    if not 1.15 < aspect < 1.85:
+    return max(ab + cd, bc + da) / max(min(ab + cd, bc + da), 1e-6)
+
+
+def _card_score(paper: np.ndarray, quad: np.ndarray, c_area: float) -> tuple[float, float, float]:
+    """(score, share of paper inside, aspect); score 0 when it is no card."""
+    aspect = _aspect(quad)
+    if not _CARD_ASPECTS[0] < aspect < _CARD_ASPECTS[1]:
         return 0.0, 0.0, aspect
     # The share of paper-white pixels inside the quad, shrunk a little off its outline.
     centre = quad.mean(axis=0)
