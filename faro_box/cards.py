@@ -170,6 +170,10 @@ class Card:
 
 
 DECK_SIZE = 52
+# Ranks ace to king and suits in their enum's order: the order of every score table (the network's
+# outputs, the templates' votes, a deck profile's arrays).
+RANKS: tuple[Rank, ...] = tuple(Rank)
+SUITS: tuple[Suit, ...] = tuple(Suit)
 FULL_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
 
 

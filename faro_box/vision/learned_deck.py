@@ -14,13 +14,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from faro_box.cards import Card, Rank, Suit
+from faro_box.cards import RANKS, SUITS, Card
 from faro_box.vision.index_patch import PATCH, IndexWindow, corner_patch, face_patches
 from faro_box.vision.learned import NO_INDEX, IndexNet
 from faro_box.vision.locate import CANON_H, CANON_W, CardView
-
-RANKS: tuple[Rank, ...] = tuple(Rank)
-SUITS: tuple[Suit, ...] = tuple(Suit)
 
 
 class Mode(enum.Enum):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from faro_box.cards import Card, Rank, Suit
+from faro_box.cards import RANKS, SUITS, Card, Rank, Suit
 from faro_box.vision.learned import NO_INDEX, NetOutput
 from faro_box.vision.learned_deck import LearnedDeck, Mode
 
@@ -80,8 +80,6 @@ class Decision:
     why: str
 
 
-RANKS: tuple[Rank, ...] = tuple(Rank)
-SUITS: tuple[Suit, ...] = tuple(Suit)
 # Card k of the rank x suit score table (k = 4 * rank index + suit index), made once: a reading
 # names five candidates, and a card is a value.
 CARDS_BY_SCORE_INDEX: tuple[Card, ...] = tuple(Card(r, s) for r in RANKS for s in SUITS)

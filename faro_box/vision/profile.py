@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from faro_box.cards import FULL_DECK, Card, Rank, Suit
+from faro_box.cards import FULL_DECK, RANKS, SUITS, Card, Suit
 from faro_box.errors import VisionError
 from faro_box.vision import glyphs
 from faro_box.vision.features import IndexFeatures, face_feature, index_features
@@ -28,8 +28,6 @@ from faro_box.vision.learned_deck import LearnedDeck, Mode
 
 PROFILE_VERSION = 3  # 3: the learned reader's deck (window, prototypes)
 _MAGIC = "faro-box deck profile"
-RANKS: tuple[Rank, ...] = tuple(Rank)
-SUITS: tuple[Suit, ...] = tuple(Suit)
 
 
 class View(enum.Enum):

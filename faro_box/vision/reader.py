@@ -18,7 +18,7 @@ from typing import TypeVar
 import cv2
 import numpy as np
 
-from faro_box.cards import FULL_DECK, Card, Rank, Suit
+from faro_box.cards import FULL_DECK, RANKS, SUITS, Card, Rank, Suit
 from faro_box.errors import VisionError
 from faro_box.vision import glyphs
 from faro_box.vision.features import (
@@ -53,7 +53,7 @@ from faro_box.vision.pips import (
     first_pip,
     pip_area,
 )
-from faro_box.vision.profile import RANKS, SUITS, DeckProfile, View, generic_profile
+from faro_box.vision.profile import DeckProfile, View, generic_profile
 
 
 @dataclass(frozen=True, slots=True)

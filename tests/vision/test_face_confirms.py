@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from faro_box.cards import Card, Rank, Suit
+from faro_box.cards import RANKS, SUITS, Card, Rank, Suit
 from faro_box.vision.learned_reader import GENERIC, Scores
 from faro_box.vision.locate import CardView
 from faro_box.vision.reader import FaceCues, Reader, Reading, confirmed, face_cues
@@ -14,7 +14,6 @@ from faro_box.vision.sim.render import CardStyle, PipShape, render_card
 from faro_box.vision.sim.simbox import SimBox
 
 C = Card.parse
-RANKS, SUITS = list(Rank), list(Suit)
 # Printers' clubs and spades: the renderer's own, round lobes set apart, a flared stem.
 SHAPES = (PipShape(), PipShape(lobe=0.3, lobe_spread=0.55, lobe_rise=0.5),
           PipShape(flare=1.4, stem_waist=0.06, spade_width=0.95))
