@@ -97,6 +97,9 @@ class CoverTuning:
 
 
 COVER = CoverTuning()
+# A card is paper as any of the last few cards read was: one card's paper under another light (a
+# lamp switched on, a photo's own white) must not hide the next card as "no paper", unread.
+PAPERS_REMEMBERED = 4
 _LINE = np.ones((2, 2), np.uint8)  # the opening that drops lines a pixel wide
 
 
@@ -265,7 +268,8 @@ class Tracker:
         self._cards_out: Callable[[], Sequence[Card | None]] | None = None  # the table's view (follow)
         self._prev: _View | None = None
         self._ref: _View | None = None  # the last card read, as it lay still
-        self._paper_gains: tuple[float, float, float] | None = None  # the read cards' paper made grey
+        # The last few cards' paper made grey, the latest first (PAPERS_REMEMBERED).
+        self._paper_gains: list[tuple[float, float, float]] = []
         self._prints: list[np.ndarray] = []  # the ink of the last cards read, as they lay still
         self._print: np.ndarray | None = None  # their union, widened by the slack: forgiven as print
         self._still = 0
@@ -526,11 +530,12 @@ class Tracker:
         paper = self._paper(hsv)
         ink = np.where(paper, np.uint8(0), np.uint8(1))
         paperless = float(paper.mean()) < 0.05
-        if not paperless and self._paper_gains is not None:
-            # Is it paper as the cards read so far were paper? Balanced on itself, an empty box's
+        if not paperless and self._paper_gains:
+            # Is it paper as the cards read last were paper? Balanced on itself, an empty box's
             # floor under a bright light turns grey, and would be read as a card.
-            ref = cv2.cvtColor(apply_gains(view, self._paper_gains), cv2.COLOR_BGR2HSV)
-            paperless = float(self._paper(ref).mean()) < 0.05
+            paperless = not any(
+                float(self._paper(cv2.cvtColor(apply_gains(view, gains), cv2.COLOR_BGR2HSV)).mean()) >= 0.05
+                for gains in self._paper_gains)
         b, g, r = cv2.mean(view, ink ^ 1)[:3]
         return _View(grey, self._occluded(ink) < self.settings.occlusion, paperless, ink, gains, (b, g, r))
 
@@ -539,7 +544,8 @@ class Tracker:
         self._ref = view
         if view.paper_colour is not None:
             mean = sum(view.paper_colour) / 3.0
-            self._paper_gains = tuple(mean / max(c, 1.0) for c in view.paper_colour)  # type: ignore[assignment]
+            gains = tuple(mean / max(c, 1.0) for c in view.paper_colour)
+            self._paper_gains = [gains, *self._paper_gains[:PAPERS_REMEMBERED - 1]]  # type: ignore[list-item]
         if view.ink is None:
             return
         self._prints = [*self._prints[1 - COVER.remembered:], view.ink]
