@@ -531,11 +531,12 @@ class Tracker:
         ink = np.where(paper, np.uint8(0), np.uint8(1))
         paperless = float(paper.mean()) < 0.05
         if not paperless and self._paper_gains:
-            # Is it paper as the cards read last were paper? Balanced on itself, an empty box's
-            # floor under a bright light turns grey, and would be read as a card.
+            # Is it paper as the cards read last were paper, or as the camera sees it untouched?
+            # Balanced on itself, an empty box's floor under a bright light turns grey, and would
+            # be read as a card; the first card read may have been under another light.
             paperless = not any(
                 float(self._paper(cv2.cvtColor(apply_gains(view, gains), cv2.COLOR_BGR2HSV)).mean()) >= 0.05
-                for gains in self._paper_gains)
+                for gains in (*self._paper_gains, (1.0, 1.0, 1.0)))
         b, g, r = cv2.mean(view, ink ^ 1)[:3]
         return _View(grey, self._occluded(ink) < self.settings.occlusion, paperless, ink, gains, (b, g, r))
 

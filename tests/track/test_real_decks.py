@@ -96,8 +96,8 @@ def test_a_real_deck_enrolled_first_is_dealt_through_the_box_without_a_wrong_car
 
 # One photo of phone-black-pink is much bluer than the rest (its king of hearts; the others are
 # pink). Once the king was read, a black card after it was "no paper" under the king's white, so
-# it was never looked at and was skipped in silence.
-@pytest.mark.parametrize("seed", [3, 6, 7, 8, 9])
+# it was never looked at and was skipped in silence; with seed 5 the king is the first card read.
+@pytest.mark.parametrize("seed", [3, 5, 6, 7, 8, 9])
 def test_a_card_under_another_white_than_the_last_one_read_is_not_skipped(shared_data, seed):
     deck = faces("phone-black-pink", shared_data)[0]
     box = PhotoBox({Card.parse(c): deck[Card.parse(c)] for c in ("KH", "3S", "AH", "4S", "7C", "2S")},
