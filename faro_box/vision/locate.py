@@ -335,17 +335,21 @@ def _search(small: np.ndarray, *, outlines: bool = True, inside_outlines: bool =
     return _grown(small, best[1]), sized
 
 
-def _outline_holes(small: np.ndarray) -> Iterator[tuple[float, np.ndarray]]:
-    """(area, quadrilateral) of every region of a card's size that an outline closes in
-    ``small``: the holes of its edge map, so that texture on the table touching the card's edge
-    from outside leaves the inside of its outline whole."""
-    area = small.shape[0] * small.shape[1]
+def _holes(small: np.ndarray) -> Iterator[tuple[np.ndarray, float]]:
+    """(contour, area) of every region an outline closes in ``small``: the holes of its edge map,
+    so that texture on the table touching the card's edge from outside leaves the inside of its
+    outline whole. (Holes only: on a textured table most of the edge map's pieces are none.)"""
     contours, hierarchy = cv2.findContours(_edges(small), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return
     for i in np.flatnonzero(hierarchy[0, :, 3] >= 0).tolist():
-        contour = contours[i]
-        c_area = cv2.contourArea(contour)
+        yield contours[i], cv2.contourArea(contours[i])
+
+
+def _outline_holes(small: np.ndarray) -> Iterator[tuple[float, np.ndarray]]:
+    """(area, quadrilateral) of every hole of a card's size in ``small`` (_holes)."""
+    area = small.shape[0] * small.shape[1]
+    for contour, c_area in _holes(small):
         if c_area < _MIN_CARD_SHARE * area or c_area > 0.95 * area:
             continue
         quad = _as_quad(contour)
@@ -384,15 +388,9 @@ def _grown(small: np.ndarray, quad: np.ndarray) -> np.ndarray:
     reach = centre + (2 * GROWTH[1] - 1) * 1.05 * (quad - centre)
     x0, y0 = (max(0, math.floor(v) - 2) for v in reach.min(axis=0).tolist())
     x1, y1 = (min(n, math.ceil(v) + 3) for v, n in zip(reach.max(axis=0).tolist(), (w, h), strict=True))
-    contours, hierarchy = cv2.findContours(_edges(small[y0:y1, x0:x1]), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        return quad
     inside = quad - np.array([x0, y0], np.float32)
     best: tuple[float, np.ndarray] | None = None
-    # Holes only (a parent outline): on a textured table most of the edge map's pieces are not.
-    for i in np.flatnonzero(hierarchy[0, :, 3] >= 0).tolist():
-        contour = contours[i]
-        c_area = cv2.contourArea(contour)
+    for contour, c_area in _holes(small[y0:y1, x0:x1]):
         if not GROWTH[0] * q_area < c_area <= GROWTH[1] * q_area or (best is not None and c_area >= best[0]):
             continue
         outer = _as_quad(contour)

@@ -544,9 +544,10 @@ class Tracker:
         """``view`` is the card read, lying still: its paper's colour and its print are the deck's."""
         self._ref = view
         if view.paper_colour is not None:
-            mean = sum(view.paper_colour) / 3.0
-            gains = tuple(mean / max(c, 1.0) for c in view.paper_colour)
-            self._paper_gains = [gains, *self._paper_gains[:PAPERS_REMEMBERED - 1]]  # type: ignore[list-item]
+            b, g, r = view.paper_colour
+            mean = (b + g + r) / 3.0
+            gains = (mean / max(b, 1.0), mean / max(g, 1.0), mean / max(r, 1.0))
+            self._paper_gains = [gains, *self._paper_gains[:PAPERS_REMEMBERED - 1]]
         if view.ink is None:
             return
         self._prints = [*self._prints[1 - COVER.remembered:], view.ink]
