@@ -128,6 +128,25 @@ FACE_CONFIRMS = 0.5
 BLACK_SUITS = (SUITS.index(Suit.SPADES), SUITS.index(Suit.CLUBS))  # score indices
 
 
+def contradicted(s: Scores) -> bool:
+    """Whether two corners each name another rank, or another suit, as their first guess, more
+    likely than every other guess together (FACE_CONFIRMS). A corner torn between two guesses
+    names neither: it leaves its card unsure, and its face may settle it.
+
+    >>> import numpy as np
+    >>> clubs = np.array([[0.0, 0.0, 0.0, 1.0]] * 2)
+    >>> contradicted(Scores(np.array([[0.6, 0.3, 0.1], [0.42, 0.45, 0.13]]), clubs, np.zeros(2)))
+    False
+    >>> contradicted(Scores(np.array([[0.6, 0.3, 0.1], [0.38, 0.52, 0.1]]), clubs, np.zeros(2)))
+    True
+    """
+    def named(p: np.ndarray) -> set[int]:
+        first = p.argmax(axis=1)
+        return set(first[p[np.arange(len(p)), first] >= FACE_CONFIRMS].tolist())
+
+    return len(s.rank) > 1 and (len(named(s.rank)) > 1 or len(named(s.suit)) > 1)
+
+
 def confirmed_by_face(s: Scores, accept: Acceptance, pips: int | None, black: Suit | None, *,
                       index_seen: bool = True) -> Card | None:
     """The card of a pip card's index that fell short of ``accept`` only where its face settles it.
@@ -135,7 +154,8 @@ def confirmed_by_face(s: Scores, accept: Acceptance, pips: int | None, black: Su
     A rank under the bar stands where it is the index's first guess (FACE_CONFIRMS) and the face
     shows that many pips, two or more; a suit under the bar stands where the index is sure the
     ink is black (spade and club together clear the bar), the suit is its first guess, and the
-    body pip's outline (``black``) names that suit. The corners must agree.
+    body pip's outline (``black``) names that suit. No two corners may name another rank or
+    suit each (``contradicted``): they may be two indices, two cards.
 
     ``index_seen``: whether the classical templates found an index on the card. Where they did,
     the face settles only what the network left unsure: a card it was sure of was refused for a
@@ -151,12 +171,18 @@ def confirmed_by_face(s: Scores, accept: Acceptance, pips: int | None, black: Su
     '3C'
     >>> confirmed_by_face(s, Acceptance(0.85, 0.85), 5, None) is None
     True
+
+    One corner torn between three and five does not contradict the other's three:
+
+    >>> s.rank[1, [2, 4, 8]] = (0.42, 0.45, 0.13)
+    >>> str(confirmed_by_face(s, Acceptance(0.85, 0.85), 3, None))
+    '3C'
     """
     if not len(s.rank):
         return None
-    rank, suit, disagree = pooled(s)
+    rank, suit, _ = pooled(s)
     r_i, s_i = int(rank.argmax()), int(suit.argmax())
-    if disagree or RANKS[r_i] > Rank.TEN:
+    if contradicted(s) or RANKS[r_i] > Rank.TEN:
         return None
     rank_sure, suit_sure = rank[r_i] >= accept.rank, suit[s_i] >= accept.suit
     # Not an ace's one pip: one pip in view is also a face whose others glare has washed out.

@@ -135,6 +135,28 @@ def test_corners_that_disagree_are_not_settled() -> None:
     assert confirmed(UNSURE, s, TEMPLATES_UNSURE, FaceCues(3, Suit.CLUBS), GENERIC) is UNSURE
 
 
+@pytest.mark.parametrize(("other", "expected"), [
+    ({"3": 0.42, "5": 0.45, "9": 0.13}, "3C"),  # torn between five and three: it names neither
+    ({"3": 0.30, "5": 0.45, "9": 0.25}, "3C"),
+    ({"3": 0.35, "5": 0.55, "9": 0.10}, None),  # a five, more likely than the rest together
+])
+def test_a_corner_torn_between_two_ranks_contradicts_nothing(other: dict[str, float], expected: str | None) -> None:
+    """The two corners of a real three of clubs read 3 (0.6) and, shaded, 5 or 3 (0.43 / 0.42):
+    one index the network could not settle, not two cards; three pips settle it."""
+    s = scores(THREE_OR_FIVE, SURE_CLUB)
+    s.rank[1] = scores(other, SURE_CLUB).rank[0]
+    reading = confirmed(UNSURE, s, TEMPLATES_UNSURE, FaceCues(3, Suit.CLUBS), GENERIC)
+    assert reading.card == (C(expected) if expected else None)
+
+
+def test_a_corner_torn_between_two_suits_contradicts_nothing() -> None:
+    s = scores(SURE_THREE, CLUB_OR_SPADE)
+    s.suit[1] = scores(SURE_THREE, {"C": 0.46, "S": 0.48, "H": 0.06}).suit[0]
+    assert confirmed(UNSURE, s, TEMPLATES_UNSURE, FaceCues(3, Suit.CLUBS), GENERIC).card == C("3C")
+    s.suit[1] = scores(SURE_THREE, {"C": 0.4, "S": 0.58, "H": 0.02}).suit[0]
+    assert confirmed(UNSURE, s, TEMPLATES_UNSURE, FaceCues(3, Suit.CLUBS), GENERIC) is UNSURE
+
+
 def test_blurred_red_indices_are_read_by_their_pips_in_the_box():
     """A dealing box's window blurs three red indices so that rank and pip join (rank unsure);
     the face's pips name each at the line, on the frame it first lies still."""
