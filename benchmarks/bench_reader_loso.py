@@ -44,7 +44,7 @@ from faro_box.vision.index_patch import corner_patch  # noqa: E402
 from faro_box.vision.learned import IndexNet, NetOutput  # noqa: E402
 from faro_box.vision.learned_deck import LearnedDeck, Mode  # noqa: E402
 from faro_box.vision.learned_reader import Acceptance, Scores, scores  # noqa: E402
-from faro_box.vision.locate import CardView, find_card, parse_window, warp_quad  # noqa: E402
+from faro_box.vision.locate import CardView, find_card, is_whole_picture, parse_window, warp_quad  # noqa: E402
 from faro_box.vision.profile import View  # noqa: E402
 from faro_box.vision.reader import (  # noqa: E402
     SECOND_LOOK,
@@ -55,6 +55,7 @@ from faro_box.vision.reader import (  # noqa: E402
     confirmed,
     face_cues,
     joined,
+    turned_quarter,
 )
 
 TARGET_WRONG = 0.001
@@ -76,6 +77,7 @@ class Record:
     second: Reading | None = None  # the classical reader's, of the same picture
     again: Scores | None = None  # the generic joint reading's second look: the windows of vision.reader.SECOND_LOOK
     face: FaceCues | None = None  # the found card's pips and body pip, where the joint reading is generic
+    turned: Record | None = None  # end to end: the found card turned a quarter (vision.reader.turned_quarter)
 
     def at(self, temperature: float | None) -> Scores | None:
         if temperature is None or self.out is None or self.deck is None:
@@ -114,6 +116,10 @@ def outcome(reader: Reader, r: Record, t: float, temperature: float | None = Non
     if s is None:
         return None, None
     reading = reader.decide(s, Acceptance(t, t))
+    if reading.card is None and not reading.candidates and r.turned is not None:
+        card, rank = outcome(reader, r.turned, t, temperature)
+        if card is not None:
+            return card, rank
     return reading.card, reading.rank
 
 
@@ -135,6 +141,10 @@ def both(reader: Reader, r: Record, t: float, temperature: float | None = None) 
             reading = again if again.card is not None else reading
         if reading.card is None and r.face is not None and len(s.rank):
             reading = confirmed(reading, s, r.second, r.face, Acceptance(t, t))
+    if reading.card is None and not reading.candidates and r.turned is not None:
+        card, rank = both(reader, r.turned, t, temperature)
+        if card is not None:
+            return card, rank
     return reading.card, reading.card.rank if reading.card is not None else reading.rank
 
 
@@ -190,29 +200,38 @@ def records_for(s: RealSet, reader: Reader, items: list[Item], images: dict, mod
     out = []
     for k, item in enumerate(items):
         image = CONDITIONS[cond](images[item.path], k)
-        patches: np.ndarray | None
-        quad = None
         if s.view == "corner":
-            patches = np.stack([corner_patch(image)])
-        else:
-            quad = quad_of(s, image, item, mode)
-            patches = None if quad is None else reader.patches(image, CardView(image, quad))
-        second: Reading | None = None
-        if classical is not None:
-            # The same card the learned reader reads, as Method.JOINT gives it to both.
-            second = classical.read(image) if quad is None else classical.read_view(CardView(image, quad))
-        if patches is None or reader.net is None:
-            out.append(Record(item, None, second=second))
+            out.append(record_at(reader, item, image, None, classical, corner=True))
             continue
-        raw = reader.net(patches)
-        again = face = None
-        if quad is not None and reader.deck is None and second is not None:
-            wider = reader.patches(image, CardView(image, quad), SECOND_LOOK)
-            again = scores(reader.net(wider), None, reader.accept)
-            face = face_cues(CardView(image, quad))
-        out.append(Record(item, scores(raw, reader.deck, reader.accept), out=raw, deck=reader.deck, second=second,
-                          again=again, face=face))
+        quad = quad_of(s, image, item, mode)
+        record = record_at(reader, item, image, quad, classical)
+        if mode == "end to end" and quad is not None and not is_whole_picture(image, quad):
+            # Reader.read: where neither reader saw an index on the card found, it is read turned a quarter.
+            record.turned = record_at(reader, item, image, turned_quarter(quad), classical)
+        out.append(record)
     return out
+
+
+def record_at(reader: Reader, item: Item, image: np.ndarray, quad: np.ndarray | None,
+              classical: ClassicalReader | None, *, corner: bool = False) -> Record:
+    """What the readers make of the card at ``quad`` (None: no card found), or of the image as a
+    corner close-up (``corner``)."""
+    patches = np.stack([corner_patch(image)]) if corner else \
+        None if quad is None else reader.patches(image, CardView(image, quad))
+    second: Reading | None = None
+    if classical is not None:
+        # The same card the learned reader reads, as Method.JOINT gives it to both.
+        second = classical.read(image) if quad is None else classical.read_view(CardView(image, quad))
+    if patches is None or reader.net is None:
+        return Record(item, None, second=second)
+    raw = reader.net(patches)
+    again = face = None
+    if quad is not None and reader.deck is None and second is not None:
+        wider = reader.patches(image, CardView(image, quad), SECOND_LOOK)
+        again = scores(reader.net(wider), None, reader.accept)
+        face = face_cues(CardView(image, quad))
+    return Record(item, scores(raw, reader.deck, reader.accept), out=raw, deck=reader.deck, second=second,
+                  again=again, face=face)
 
 
 def split(s: RealSet, items: list[Item]) -> tuple[list[Item], list[Item], bool]:

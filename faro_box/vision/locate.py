@@ -279,6 +279,13 @@ def whole_card(image: np.ndarray) -> np.ndarray | None:
     return _upright(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32))
 
 
+def is_whole_picture(image: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether ``quad`` is the picture's own outline as whole_card gives it (find mode took the
+    picture for the card: a crop or a scan, whose orientation is the picture's)."""
+    whole = whole_card(image)
+    return whole is not None and bool(np.array_equal(whole, quad))
+
+
 def _printed_on_paper(small: np.ndarray, quad: np.ndarray) -> bool:
     """Whether paper lies all round ``quad`` (``small``'s own pixels): a frame printed on a card
     that fills the picture, not a card on a table."""

@@ -43,7 +43,15 @@ from faro_box.vision.learned_reader import (
     decide,
     scores,
 )
-from faro_box.vision.locate import CANON_H, CANON_W, CardView, check_image, find_card, parse_window
+from faro_box.vision.locate import (
+    CANON_H,
+    CANON_W,
+    CardView,
+    check_image,
+    find_card,
+    is_whole_picture,
+    parse_window,
+)
 from faro_box.vision.nearest import ClassTemplates, similarity
 from faro_box.vision.pips import (
     UPPER_PIPS_WHOLE,
@@ -147,10 +155,20 @@ class Reader:
             assert self._classical is not None
             return self._classical.read(image, window=window)
         image = check_image(image)
-        view = self.locate(image, window=window)
-        if view is None and self.view is not View.CORNER:
+        if window is not None or self.view is View.CORNER:
+            return self._read_at(image, self.locate(image, window=window))
+        quad = find_card(image)
+        if quad is None:
             return Reading(None, 0.0, present=False, why="no card found")
-        return self._read_at(image, view)
+        reading = self._read_at(image, CardView(image, quad))
+        if reading.card is None and not reading.candidates and not is_whole_picture(image, quad):
+            # Photographed at a slant, a card's long side can look the shorter: the outline
+            # found is right, but its indices lie in the two corners not read. The card turned
+            # a quarter is read where neither reader saw an index at all.
+            turned = self._read_at(image, CardView(image, turned_quarter(quad)))
+            if turned.card is not None:
+                return turned
+        return reading
 
     def _read_at(self, image: np.ndarray, view: CardView | None) -> Reading:
         first = self.scores(self.patches(image, view))
@@ -226,6 +244,16 @@ class Reader:
         # close-up shows a card only where the network sees an index in it.
         present = len(s.no_index) > 1 or bool(len(s.rank))
         return Reading(d.card, d.confidence, d.candidates, present=present, rank=d.rank, suit=d.suit, why=d.why)
+
+
+def turned_quarter(quad: np.ndarray) -> np.ndarray:
+    """The same outline with its corners named a quarter turn on: the card's short side first
+    where the found outline's first side was its long one.
+
+    >>> turned_quarter(np.array([[0, 0], [5, 0], [5, 7], [0, 7]])).tolist()
+    [[0, 7], [0, 0], [5, 0], [5, 7]]
+    """
+    return np.roll(quad, 1, axis=0)
 
 
 JOINT_GUESSES = 2  # the templates' card is taken where it is among this many of the network's best
