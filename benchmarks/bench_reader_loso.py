@@ -116,15 +116,17 @@ def outcome(reader: Reader, r: Record, t: float, temperature: float | None = Non
     if s is None:
         return None, None
     reading = reader.decide(s, Acceptance(t, t))
-    if reading.card is None and not reading.candidates and r.turned is not None:
+    if reading.card is None and not len(s.rank) and r.turned is not None:
         card, rank = outcome(reader, r.turned, t, temperature)
         if card is not None:
             return card, rank
     return reading.card, reading.rank
 
 
-def both(reader: Reader, r: Record, t: float, temperature: float | None = None) -> tuple[Card | None, Rank | None]:
-    """The learned and the classical reader together, as Method.JOINT joins them."""
+def both(reader: Reader, r: Record, t: float, temperature: float | None = None, *,
+         turn: bool = True) -> tuple[Card | None, Rank | None]:
+    """The learned and the classical reader together, as Method.JOINT joins them; ``turn``: and
+    the card turned a quarter where the network saw no index (Reader.read)."""
     if r.classical:
         return outcome(reader, r, t, temperature)
     s = r.at(temperature)
@@ -141,11 +143,30 @@ def both(reader: Reader, r: Record, t: float, temperature: float | None = None) 
             reading = again if again.card is not None else reading
         if reading.card is None and r.face is not None and len(s.rank):
             reading = confirmed(reading, s, r.second, r.face, Acceptance(t, t))
-    if reading.card is None and not reading.candidates and r.turned is not None:
+    if turn and reading.card is None and not len(s.rank) and r.turned is not None:
         card, rank = both(reader, r.turned, t, temperature)
         if card is not None:
             return card, rank
     return reading.card, reading.card.rank if reading.card is not None else reading.rank
+
+
+def box_enrolled(enrolled: Reader | None, generic: Reader, r: Record, g: Record,
+                 bars: tuple[float, float | None, float]) -> tuple[Card | None, Rank | None]:
+    """The box's reading of an enrolled deck (Reader.read): the deck's own joint reading, where it
+    abstains on a deck whose glyphs the generic heads know the generic joint reading of the same
+    card (``g``), and where the network saw no index the same again turned a quarter.
+    ``bars``: the enrolled bar and temperature, the generic bar."""
+    t_be, temp_e, t_b = bars
+    got = both(enrolled, r, t_be, temp_e, turn=False) if enrolled is not None else (None, None)
+    if got[0] is None and enrolled is not None and enrolled.deck is not None \
+            and enrolled.deck.mode is Mode.GENERIC_AND_OWN:
+        fallback = both(generic, g, t_b, turn=False)
+        got = fallback if fallback[0] is not None else got
+    if got[0] is None and r.scores is not None and not len(r.scores.rank) and r.turned is not None \
+            and g.turned is not None:
+        turned = box_enrolled(enrolled, generic, r.turned, g.turned, bars)
+        got = turned if turned[0] is not None else got
+    return got
 
 
 def rates(reader: Reader, records: list[Record], t: float, temperature: float | None = None,
@@ -401,12 +422,8 @@ def main() -> int:
                 generic_of = {id(g.item): g for g in gen[s.name][(m, c)]}
                 tally = Tally()
                 for r in recs or ():
-                    got = both(enrolled, r, t_be, temp_e)
-                    if got[0] is None and enrolled is not None and enrolled.deck is not None \
-                            and enrolled.deck.mode is Mode.GENERIC_AND_OWN:
-                        fallback = both(generic, generic_of[id(r.item)], t_b)
-                        got = fallback if fallback[0] is not None else got
-                    tally.add(r.item, *got)
+                    tally.add(r.item, *box_enrolled(enrolled, generic, r, generic_of[id(r.item)],
+                                                    (t_be, temp_e, t_b)))
                 cells.append(tally.text() if recs else "—")
             n = sum(1 for r in gen[s.name][(m, "as shot")] if not r.item.empty)
             print(f"| {s.name} | {'yes' if s.in_sample else 'no'} | {m} | {n} | {classical[(s.name, m)]} | "

@@ -160,21 +160,27 @@ class Reader:
         quad = find_card(image)
         if quad is None:
             return Reading(None, 0.0, present=False, why="no card found")
-        reading = self._read_at(image, CardView(image, quad))
-        if reading.card is None and not reading.candidates and not is_whole_picture(image, quad):
+        reading, seen = self._look(image, CardView(image, quad))
+        if reading.card is None and not seen and not is_whole_picture(image, quad):
             # Photographed at a slant, a card's long side can look the shorter: the outline
             # found is right, but its indices lie in the two corners not read. The card turned
-            # a quarter is read where neither reader saw an index at all.
+            # a quarter is read where the network saw an index in neither corner.
             turned = self._read_at(image, CardView(image, turned_quarter(quad)))
             if turned.card is not None:
                 return turned
         return reading
 
     def _read_at(self, image: np.ndarray, view: CardView | None) -> Reading:
+        return self._look(image, view)[0]
+
+    def _look(self, image: np.ndarray, view: CardView | None) -> tuple[Reading, bool]:
+        """The reading of the card at ``view``, and whether the network saw an index in any of
+        its corners."""
         first = self.scores(self.patches(image, view))
+        seen = bool(len(first.rank))
         learned = self._decided(first, view)
         if self.method is Method.LEARNED:
-            return learned
+            return learned, seen
         assert self._classical is not None
         classical = self._classical.read(image) if view is None else self._classical.read_view(view)
         reading = joined(learned, classical)
@@ -189,15 +195,15 @@ class Reader:
                                                 np.concatenate([first.no_index, more.no_index])), view),
                            classical)
             if again.card is not None:
-                return again
+                return again, seen
         if reading.card is None and len(first.rank) and self.deck is None and view is not None \
                 and self.method is Method.JOINT:
             reading = confirmed(reading, first, classical, face_cues(view), self.accept)
         if reading.card is None and self._generic is not None:
             generic = self._generic._read_at(image, view)
             if generic.card is not None:
-                return generic
-        return reading
+                return generic, seen
+        return reading, seen
 
     def _decided(self, s: Scores, view: CardView | None) -> Reading:
         reading = self.decide(s)
