@@ -284,11 +284,17 @@ def _merge_side_by_side(boxes: list[Box]) -> list[Box]:
     return merged
 
 
+# A rank glyph's height against the one expected (find_index's ``expect_height``): printers'
+# indices run from about 0.6 to twice the usual size (a phone deck's 0.13-0.14 of the card's
+# height against the usual 0.09).
+RANK_HEIGHTS = (0.6, 2.0)
+
+
 def _pair_score(r: Box, s: Box, expect: float | None, bottom: int) -> float | None:
     """Lower is better: a rank glyph with its suit pip close under it, near the top-left."""
     if r.h < 1.5 * _MIN_GLYPH_PX * 0.8:
         return None
-    if expect is not None and not 0.6 * expect < r.h < 1.5 * expect:
+    if expect is not None and not RANK_HEIGHTS[0] * expect < r.h < RANK_HEIGHTS[1] * expect:
         return None
     cx_r, cx_s = (r.x0 + r.x1) / 2, (s.x0 + s.x1) / 2
     if abs(cx_r - cx_s) > 0.45 * max(r.w, s.w, 0.5 * r.h):
