@@ -284,9 +284,9 @@ def _merge_side_by_side(boxes: list[Box]) -> list[Box]:
     return merged
 
 
-# A rank glyph's height against the one expected (find_index's ``expect_height``): printers'
-# indices run from about 0.6 to twice the usual size (a phone deck's 0.13-0.14 of the card's
-# height against the usual 0.09).
+# A rank glyph's height against the one expected (find_index's ``expect_height``). Some decks
+# print a much larger index than the usual 0.09 of the card's height (one phone deck's is 0.13 to
+# 0.14), and an outline found a little small makes it larger still.
 RANK_HEIGHTS = (0.6, 2.0)
 
 

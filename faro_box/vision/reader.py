@@ -329,7 +329,19 @@ def confirmed(reading: Reading, s: Scores, classical: Reading, cues: FaceCues, a
     if card is None or classical.card not in (None, card) or classical.rank not in (None, card.rank) \
             or classical.suit not in (None, card.suit):
         return reading
+    if not _same_colour(classical, card):
+        return reading
     return Reading(card, 0.5, reading.candidates, present=True, rank=card.rank, suit=card.suit)
+
+
+def _same_colour(classical: Reading, card: Card) -> bool:
+    """Whether the templates' first guess, where they made one, is of ``card``'s colour.
+
+    Unsure of the card, the templates still measured its ink's colour: a dark red the network
+    takes for black (a maroon diamond, whose point a spade's outline shares) is not settled as a
+    black card by its face.
+    """
+    return not classical.candidates or classical.candidates[0].colour is card.colour
 
 
 def _merged(a: Reading, b: Reading) -> tuple[Card, ...]:

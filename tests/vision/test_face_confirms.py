@@ -127,6 +127,18 @@ def test_the_face_settles_what_the_index_left_unsure(rank, suit, cues, templates
         assert reading.confidence == 0.5 and reading.rank == reading.card.rank
 
 
+def test_the_templates_colour_stands_against_a_settled_suit() -> None:
+    """A maroon ten of diamonds: the network reads its dark ink as black (a spade, unsure), the
+    diamond's point has a spade's outline, and the templates, unsure of the suit, still rank a
+    red suit first. No black card is settled."""
+    ten = {"10": 0.7, "9": 0.3}
+    spade = {"S": 0.6, "C": 0.3, "D": 0.1}
+    red_first = Reading(None, 0.3, (C("10D"), C("10S")), present=True, why="suit unsure")
+    assert confirmed(UNSURE, scores(ten, spade), red_first, FaceCues(10, Suit.SPADES), GENERIC) is UNSURE
+    black_first = Reading(None, 0.3, (C("10S"), C("10D")), present=True, why="suit unsure")
+    assert confirmed(UNSURE, scores(ten, spade), black_first, FaceCues(10, Suit.SPADES), GENERIC).card == C("10S")
+
+
 def test_corners_that_disagree_are_not_settled() -> None:
     s = scores(THREE_OR_FIVE, SURE_CLUB)
     fives = np.zeros(13)
