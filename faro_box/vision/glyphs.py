@@ -74,11 +74,11 @@ def _darkness(bgr: np.ndarray, paper_kernel: int, work: _Work | None = None) -> 
     if work is None:
         # The paper is the local bright envelope of each channel; ink is what falls below it.
         paper = cv2.blur(cv2.dilate(bgr, k), (paper_kernel, paper_kernel))
-        balanced = cv2.divide(bgr, cv2.max(paper, _EIGHTS), scale=255)  # type: ignore[call-overload]
+        balanced = cv2.divide(bgr, cv2.max(paper, _EIGHTS), scale=255)  # type: ignore[call-overload, unused-ignore]
         b, g, r = cv2.split(balanced)
         return 255 - cv2.min(cv2.min(b, g), r), balanced
     paper = cv2.blur(cv2.dilate(bgr, k, dst=work.spread), (paper_kernel, paper_kernel), dst=work.paper)
-    paper = cv2.max(paper, _EIGHTS, dst=paper)  # type: ignore[call-overload]
+    paper = cv2.max(paper, _EIGHTS, dst=paper)  # type: ignore[call-overload, unused-ignore]
     balanced = cv2.divide(bgr, paper, dst=work.spread, scale=255)
     lowest = cv2.extractChannel(balanced, 0, dst=work.lowest)
     lowest = cv2.min(lowest, cv2.extractChannel(balanced, 1, dst=work.channel), dst=lowest)

@@ -109,8 +109,8 @@ def balance_gains(image: np.ndarray) -> tuple[float, float, float]:
 
 def apply_gains(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
     """``image`` (BGR uint8) with each channel scaled by its gain, saturating at 255."""
-    # OpenCV takes a per-channel scalar here; its stubs know only arrays.
-    return np.asarray(cv2.multiply(image, (*gains, 0.0), dtype=cv2.CV_8U))  # type: ignore[call-overload]
+    # OpenCV takes a per-channel scalar here; older stubs know only arrays.
+    return np.asarray(cv2.multiply(image, (*gains, 0.0), dtype=cv2.CV_8U))  # type: ignore[call-overload, unused-ignore]
 
 
 def balanced(image: np.ndarray) -> np.ndarray:
