@@ -25,6 +25,10 @@ _FIND_WIDTH_LARGER = 256  # and at this one when it finds none there (a small, f
 _ASPECT = 1.4  # a poker card; bridge cards (1.56) and old square-cornered ones fit the band below
 _MIN_CARD_SHARE = 0.015  # of the searched frame's area: anything smaller is not the card
 _CARD_ASPECTS = (1.15, 1.85)  # long sides over short ones of anything taken for a card (seen at an angle)
+# Each side of anything taken for a card is at least this share of the side opposite it: seen at
+# an angle, a card's far side is shorter than its near one only as much as it lies farther off,
+# never twice; a sliver of light along the picture's edge is a wedge of any proportions.
+_LEAST_SIDE_RATIO = 0.5
 # Short side over long side of a picture that may be the card itself (poker 0.72, bridge 0.64);
 # a camera's 4:3 frame (0.75) and its wider ones are never taken for a card.
 CARD_SHAPED = (0.6, 0.73)
@@ -506,19 +510,36 @@ def _as_quad(contour: np.ndarray) -> np.ndarray | None:
     return None
 
 
-def _aspect(quad: np.ndarray) -> float:
-    """The long sides' length over the short sides'."""
+def _sides(quad: np.ndarray) -> tuple[float, float, float, float]:
+    """The four sides' lengths, in order round the quadrilateral."""
     # Plain floats for four corners: numpy's per-call cost is most of the work at this size.
     (ax, ay), (bx, by), (cx, cy), (dx, dy) = quad.tolist()
-    ab, bc, cd, da = math.hypot(bx - ax, by - ay), math.hypot(cx - bx, cy - by), \
+    return math.hypot(bx - ax, by - ay), math.hypot(cx - bx, cy - by), \
         math.hypot(dx - cx, dy - cy), math.hypot(ax - dx, ay - dy)
+
+
+def _aspect(quad: np.ndarray) -> float:
+    """The long sides' length over the short sides'."""
+    ab, bc, cd, da = _sides(quad)
     return max(ab + cd, bc + da) / max(min(ab + cd, bc + da), 1e-6)
+
+
+def _sides_even(quad: np.ndarray) -> bool:
+    """Whether each side is at least _LEAST_SIDE_RATIO of the side opposite it.
+
+    >>> _sides_even(np.array([[0, 0], [100, 0], [110, 140], [-10, 140]], np.float32))  # a card at an angle
+    True
+    >>> _sides_even(np.array([[0, 16], [8, 72], [6, 84], [0, 81]], np.float32))  # a sliver at the edge
+    False
+    """
+    ab, bc, cd, da = _sides(quad)
+    return min(ab, cd) >= _LEAST_SIDE_RATIO * max(ab, cd) and min(bc, da) >= _LEAST_SIDE_RATIO * max(bc, da)
 
 
 def _card_score(paper: np.ndarray, quad: np.ndarray, c_area: float) -> tuple[float, float, float]:
     """(score, share of paper inside, aspect); score 0 when it is no card."""
     aspect = _aspect(quad)
-    if not _CARD_ASPECTS[0] < aspect < _CARD_ASPECTS[1]:
+    if not _CARD_ASPECTS[0] < aspect < _CARD_ASPECTS[1] or not _sides_even(quad):
         return 0.0, 0.0, aspect
     # The share of paper-white pixels inside the quad, shrunk a little off its outline.
     centre = quad.mean(axis=0)
