@@ -28,7 +28,6 @@ def lit_edge(seed: int) -> np.ndarray:
     return image
 
 
-# Before, four of these eight wedges were taken for a card (seeds 0, 1, 6 and 7).
 @pytest.mark.parametrize("seed", range(8))
 def test_a_sliver_of_light_at_the_edge_is_no_card(seed: int) -> None:
     image = lit_edge(seed)
