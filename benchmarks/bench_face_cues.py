@@ -7,7 +7,8 @@ benchmarks/real_sets.py), as shot: the pip count the veto uses (pips.count_pips_
 area) and the one the face's confirmation uses (reader.face_cues: out to the border, the indices
 left out), each right, wrong, a single pip (which never confirms a rank) or none; and, of the
 black ones, the spade-or-club the first body pip's outline names: right, the other black suit,
-or none. Then the CPU time of face_cues on those found cards (median, one core): what a
+or none; and the same outline on the black courts, of the pip printed beside the figure (which
+settles a court's suit where its index is sure of the rank). Then the CPU time of face_cues on those found cards (median, one core): what a
 reading that abstains with an index in view pays for it. The outline's limits were set before
 these figures; the face's count's four-corner rule and its bound on a pip's size were set after
 seeing this table's Dutch row, so its figures are not clean of them.
@@ -49,18 +50,26 @@ def main() -> int:
     reader = Reader()
     times: list[float] = []
     print("| set | pip cards found | the veto's count: right / wrong / one pip / none | the face's count | "
-          "black pip cards | the body pip's outline: right / other black suit / none |")
-    print("|---|---|---|---|---|---|")
+          "black pip cards | the body pip's outline: right / other black suit / none | "
+          "black courts | the pip beside the figure: right / other black suit / none |")
+    print("|---|---|---|---|---|---|---|---|")
     for s in SETS:
         if s.view == "corner":
             continue
-        veto, face, outline = Counter(), Counter(), Counter()
+        veto: Counter[str] = Counter()
+        face: Counter[str] = Counter()
+        outline: Counter[str] = Counter()
+        court: Counter[str] = Counter()
         for item in s.items():
             card = item.card
-            if card is None or card.rank > Rank.TEN:
+            if card is None or (card.rank > Rank.TEN and card.suit not in (Suit.CLUBS, Suit.SPADES)):
                 continue
             view = reader.locate(load(item.path))
             if view is None:
+                continue
+            if card.rank > Rank.TEN:
+                beside = face_cues(view).black
+                court["none" if beside is None else "right" if beside is card.suit else "other"] += 1
                 continue
             start = time.process_time()
             cues = face_cues(view)
@@ -76,7 +85,8 @@ def main() -> int:
         n = sum(veto.values())
         black = sum(outline.values())
         print(f"| {s.name} | {n} | {counts(veto)} | {counts(face)} | {black} | "
-              f"{outline['right']} / {outline['other']} / {outline['none']} |")
+              f"{outline['right']} / {outline['other']} / {outline['none']} | {sum(court.values())} | "
+              f"{court['right']} / {court['other']} / {court['none']} |")
     print(f"face_cues on a found card: median {1e3 * statistics.median(times):.2f} ms CPU over {len(times)} cards")
     return 0
 

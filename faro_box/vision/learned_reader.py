@@ -149,13 +149,15 @@ def contradicted(s: Scores) -> bool:
 
 def confirmed_by_face(s: Scores, accept: Acceptance, pips: int | None, black: Suit | None, *,
                       index_seen: bool = True) -> Card | None:
-    """The card of a pip card's index that fell short of ``accept`` only where its face settles it.
+    """The card of an index that fell short of ``accept`` only where its face settles it.
 
     A rank under the bar stands where it is the index's first guess (FACE_CONFIRMS) and the face
     shows that many pips, two or more; a suit under the bar stands where the index is sure the
     ink is black (spade and club together clear the bar), the suit is its first guess, and the
-    body pip's outline (``black``) names that suit. No two corners may name another rank or
-    suit each (``contradicted``): they may be two indices, two cards.
+    body pip's outline (``black``) names that suit. A court shows no pips to count: its rank
+    must clear the bar, and only its suit may be settled, by the pip printed beside the figure.
+    No two corners may name another rank or suit each (``contradicted``): they may be two
+    indices, two cards.
 
     ``index_seen``: whether the classical templates found an index on the card. Where they did,
     the face settles only what the network left unsure: a card it was sure of was refused for a
@@ -177,16 +179,28 @@ def confirmed_by_face(s: Scores, accept: Acceptance, pips: int | None, black: Su
     >>> s.rank[1, [2, 4, 8]] = (0.42, 0.45, 0.13)
     >>> str(confirmed_by_face(s, Acceptance(0.85, 0.85), 3, None))
     '3C'
+
+    A jack sure of its rank, torn between club and spade, is the jack its body pip names; a
+    jack unsure of its rank is never settled by pips:
+
+    >>> club_or_spade = np.tile([0.45, 0.0, 0.0, 0.55], (2, 1))
+    >>> jack = np.zeros((2, 13)); jack[:, 10] = 0.95
+    >>> str(confirmed_by_face(Scores(jack, club_or_spade, np.zeros(2)), Acceptance(0.85, 0.85), None, Suit.CLUBS))
+    'JC'
+    >>> jack[:, [10, 11]] = (0.6, 0.4)
+    >>> confirmed_by_face(Scores(jack, club_or_spade, np.zeros(2)), Acceptance(0.85, 0.85), 11, Suit.CLUBS) is None
+    True
     """
     if not len(s.rank):
         return None
     rank, suit, _ = pooled(s)
     r_i, s_i = int(rank.argmax()), int(suit.argmax())
-    if contradicted(s) or RANKS[r_i] > Rank.TEN:
+    if contradicted(s):
         return None
+    court = RANKS[r_i] > Rank.TEN
     rank_sure, suit_sure = rank[r_i] >= accept.rank, suit[s_i] >= accept.suit
     # Not an ace's one pip: one pip in view is also a face whose others glare has washed out.
-    counted = pips is not None and pips > 1 and pips == int(RANKS[r_i])
+    counted = not court and pips is not None and pips > 1 and pips == int(RANKS[r_i])
     rank_ok = rank_sure or (rank[r_i] >= FACE_CONFIRMS and counted)
     suit_ok = suit_sure or (
         s_i in BLACK_SUITS and suit[s_i] >= FACE_CONFIRMS and float(suit[list(BLACK_SUITS)].sum()) >= accept.suit

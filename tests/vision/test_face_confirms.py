@@ -90,6 +90,8 @@ SURE_THREE = {"3": 0.99, "5": 0.01}
 UNSURE = Reading(None, 0.3, (C("3C"), C("5C")), present=True, why="rank unsure")
 NO_INDEX = Reading(None, 0.0, present=True, why="no readable index")
 TEMPLATES_UNSURE = Reading(None, 0.2, (C("3C"),), present=True, why="rank unsure")
+SURE_JACK = {"J": 0.97, "Q": 0.02, "K": 0.01}
+COURT_UNSURE = Reading(None, 0.2, (C("JC"), C("JS")), present=True, rank=Rank.JACK, why="suit unsure")
 
 
 @pytest.mark.parametrize(("rank", "suit", "cues", "templates", "expected"), [
@@ -117,6 +119,11 @@ TEMPLATES_UNSURE = Reading(None, 0.2, (C("3C"),), present=True, why="rank unsure
     (SURE_THREE, SURE_CLUB, FaceCues(5, None), NO_INDEX, None),               # ... five pips
     (SURE_THREE, CLUB_OR_SPADE, FaceCues(3, Suit.CLUBS), NO_INDEX, None),     # ... the network unsure
     (SURE_THREE, SURE_CLUB, FaceCues(3, Suit.CLUBS), TEMPLATES_UNSURE, None),          # sure of both: refused for another reason
+    (SURE_JACK, CLUB_OR_SPADE, FaceCues(None, Suit.CLUBS), COURT_UNSURE, "JC"),  # a court: the pip by the figure
+    (SURE_JACK, CLUB_OR_SPADE, FaceCues(None, Suit.SPADES), COURT_UNSURE, None),  # ... it says spade
+    (SURE_JACK, CLUB_OR_SPADE, FaceCues(None, None), COURT_UNSURE, None),         # ... no outline measured
+    (SURE_JACK, CLUB_OR_SPADE, FaceCues(None, Suit.CLUBS), NO_INDEX, None),       # ... templates saw no index
+    (SURE_JACK, SURE_CLUB, FaceCues(None, Suit.CLUBS), NO_INDEX, None),           # ... a court shows no count
 ])
 def test_the_face_settles_what_the_index_left_unsure(rank, suit, cues, templates, expected) -> None:  # noqa: ANN001
     reading = confirmed(UNSURE, scores(rank, suit), templates, cues, GENERIC)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import pytest
 
-from faro_box.cards import Rank, Suit
+from faro_box.cards import Suit
 from faro_box.commands.vision import load_labels
 from faro_box.vision.reader import Reader, face_cues
 
@@ -15,13 +15,14 @@ pytestmark = [pytest.mark.shared_data, pytest.mark.slow]
 
 def test_the_body_pip_names_spade_or_club_on_real_decks(shared_data):
     """Most decks print their outer columns of pips across the pip area's sides: the first pip
-    is looked for out to the border, and its outline names the black suit of nearly every pip card."""
+    is looked for out to the border, and its outline names the black suit of nearly every pip
+    card, and of a court by the pip printed beside its figure."""
     reader = Reader()
     for name in ("webcam-rectified", "bicycle-brown-table"):
         named, wrong, black = 0, [], 0
         for label in load_labels(shared_data / name / "labels.csv"):
             card = label.card
-            if card is None or card.suit not in (Suit.CLUBS, Suit.SPADES) or card.rank > Rank.TEN:
+            if card is None or card.suit not in (Suit.CLUBS, Suit.SPADES):
                 continue
             view = reader.locate(cv2.imread(str(label.path)))
             assert view is not None, label.path.name
@@ -31,14 +32,16 @@ def test_the_body_pip_names_spade_or_club_on_real_decks(shared_data):
             if got not in (None, card.suit):
                 wrong.append(label.path.name)
         assert wrong == [], name
-        assert named >= 0.85 * black, (name, named, black)  # measured 18 of 20 and 19 of 21
+        assert named >= 0.85 * black, (name, named, black)
 
 
 # Cards the index leaves unsure (a 3 or a 5, spade or club) that the face settles. The three of
-# clubs of phone-black-pink: one corner reads 3, the other, shaded, is torn between 5 and 3.
+# clubs of phone-black-pink: one corner reads 3, the other, shaded, is torn between 5 and 3. Its
+# queen of clubs: the index sure of the queen, torn between club and spade; the pip beside the
+# figure is a club.
 SETTLED_BY_FACE = {"phone-wood-table": ("images/template/clubs_3.jpg", "images/template/clubs_8.jpg"),
                    "webcam-rectified": ("images/3C.jpg",),
-                   "phone-black-pink": ("images/3clubs.jpg",)}
+                   "phone-black-pink": ("images/3clubs.jpg", "images/Qclubs.jpg")}
 
 
 def test_the_face_settles_real_cards_and_names_none_wrongly(shared_data):
