@@ -25,6 +25,11 @@ _FIND_WIDTH_LARGER = 256  # and at this one when it finds none there (a small, f
 _ASPECT = 1.4  # a poker card; bridge cards (1.56) and old square-cornered ones fit the band below
 _MIN_CARD_SHARE = 0.015  # of the searched frame's area: anything smaller is not the card
 _CARD_ASPECTS = (1.15, 1.85)  # long sides over short ones of anything taken for a card (seen at an angle)
+# A camera's focal length as a share of the picture's long side (about 60 degrees across it: a
+# phone's, a webcam's, the Pi camera module's). Seen at a steep slant, a card is foreshortened
+# along the slant until its sides' proportions leave the band above; a region whose sides do is
+# taken for a card where the rectangle it is the picture of, under such a camera, has a card's.
+_FOCAL = 0.85
 # Each side of anything taken for a card is at least this share of the side opposite it: seen at
 # an angle, a card's far side is shorter than its near one only as much as it lies farther off,
 # never twice; a sliver of light along the picture's edge is a wedge of any proportions.
@@ -524,6 +529,46 @@ def _aspect(quad: np.ndarray) -> float:
     return max(ab + cd, bc + da) / max(min(ab + cd, bc + da), 1e-6)
 
 
+def _seen_aspect(quad: np.ndarray, shape: tuple[int, ...]) -> float:
+    """The long sides over the short ones of the rectangle that ``quad`` (convex, its corners in
+    order) is the picture of, under a camera of focal length _FOCAL looking at the middle of a
+    picture of ``shape`` (Zhang and He's construction from the quadrilateral's vanishing points).
+    A quadrilateral with no perspective in it gives its own sides' proportions.
+
+    >>> slanted = np.array([[54.0, 78.7], [105.0, 78.7], [99.8, 127.8], [59.2, 127.8]])  # a poker card tilted 40 degrees
+    >>> round(_aspect(slanted), 2), round(_seen_aspect(slanted, (213, 160)), 2)
+    (1.08, 1.41)
+    >>> round(_seen_aspect(np.array([[0, 0], [50, 0], [50, 70], [0, 70]]), (213, 160)), 2)
+    1.4
+    """
+    h, w = shape[:2]
+    # Plain floats: numpy's calls on 3-vectors cost more than the arithmetic.
+    m1, m2, m4, m3 = ((float(x) - (w - 1) / 2, float(y) - (h - 1) / 2) for x, y in quad.tolist())
+    d2, d3 = _triple(m2, m4, m3), _triple(m3, m4, m2)
+    if abs(d2) < 1e-9 or abs(d3) < 1e-9:
+        return _aspect(quad)
+    k2, k3 = _triple(m1, m4, m3) / d2, _triple(m1, m4, m2) / d3
+    # The rectangle's two sides, in camera coordinates up to scale.
+    n2 = (k2 * m2[0] - m1[0], k2 * m2[1] - m1[1], k2 - 1)
+    n3 = (k3 * m3[0] - m1[0], k3 * m3[1] - m1[1], k3 - 1)
+    f2 = (_FOCAL * max(h, w)) ** 2
+    across = (n2[0] ** 2 + n2[1] ** 2) / f2 + n2[2] ** 2
+    down = (n3[0] ** 2 + n3[1] ** 2) / f2 + n3[2] ** 2
+    if across <= 0 or down <= 0:
+        return _aspect(quad)
+    r = math.sqrt(across / down)
+    return max(r, 1 / r)
+
+
+def _triple(a: tuple[float, float], b: tuple[float, float], c: tuple[float, float]) -> float:
+    """(a × b) · c of three points of the picture taken as (x, y, 1).
+
+    >>> _triple((0.0, 0.0), (1.0, 0.0), (0.0, 1.0))  # twice the triangle's area, signed
+    1.0
+    """
+    return a[0] * (b[1] - c[1]) - a[1] * (b[0] - c[0]) + (b[0] * c[1] - b[1] * c[0])
+
+
 def _sides_even(quad: np.ndarray) -> bool:
     """Whether each side is at least _LEAST_SIDE_RATIO of the side opposite it.
 
@@ -537,8 +582,13 @@ def _sides_even(quad: np.ndarray) -> bool:
 
 
 def _card_score(paper: np.ndarray, quad: np.ndarray, c_area: float) -> tuple[float, float, float]:
-    """(score, share of paper inside, aspect); score 0 when it is no card."""
+    """(score, share of paper inside, the proportions it has on the table); score 0 when it is
+    no card."""
     aspect = _aspect(quad)
+    if not _CARD_ASPECTS[0] < aspect < _CARD_ASPECTS[1] and not _borders_touched(quad, paper.shape):
+        # A card at a steep slant, as it is on the table (a region the picture's edge cuts is
+        # not the picture of all of a rectangle).
+        aspect = _seen_aspect(quad, paper.shape)
     if not _CARD_ASPECTS[0] < aspect < _CARD_ASPECTS[1] or not _sides_even(quad):
         return 0.0, 0.0, aspect
     # The share of paper-white pixels inside the quad, shrunk a little off its outline.
