@@ -8,8 +8,9 @@ area) and the one the face's confirmation uses (reader.face_cues: out to the bor
 left out), each right, wrong, a single pip (which never confirms a rank) or none; and, of the
 black ones, the spade-or-club the first body pip's outline names: right, the other black suit,
 or none; and the same outline on the black courts, of the pip printed beside the figure (which
-settles a court's suit where its index is sure of the rank). Then the CPU time of face_cues on those found cards (median, one core): what a
-reading that abstains with an index in view pays for it. The outline's limits were set before
+settles a court's suit where its index is sure of the rank). Then the CPU time of face_cues on
+those found cards (median, one core): what a reading that abstains with an index in view pays
+for it. The outline's limits were set before
 these figures; the face's count's four-corner rule and its bound on a pip's size were set after
 seeing this table's Dutch row, so its figures are not clean of them.
 """

@@ -123,7 +123,7 @@ COURT_UNSURE = Reading(None, 0.2, (C("JC"), C("JS")), present=True, rank=Rank.JA
     (SURE_JACK, CLUB_OR_SPADE, FaceCues(None, Suit.SPADES), COURT_UNSURE, None),  # ... it says spade
     (SURE_JACK, CLUB_OR_SPADE, FaceCues(None, None), COURT_UNSURE, None),         # ... no outline measured
     (SURE_JACK, CLUB_OR_SPADE, FaceCues(None, Suit.CLUBS), NO_INDEX, None),       # ... templates saw no index
-    (SURE_JACK, SURE_CLUB, FaceCues(None, Suit.CLUBS), NO_INDEX, None),           # ... a court shows no count
+    (SURE_JACK, SURE_CLUB, FaceCues(11, Suit.CLUBS), NO_INDEX, None),             # ... a court's count is no count
 ])
 def test_the_face_settles_what_the_index_left_unsure(rank, suit, cues, templates, expected) -> None:  # noqa: ANN001
     reading = confirmed(UNSURE, scores(rank, suit), templates, cues, GENERIC)

@@ -1,6 +1,6 @@
 """A card photographed at a steep slant is foreshortened along the slant: a card tipped away
-down its long side can look as wide as long, one tipped down its short side more than twice as
-long as wide, both outside the proportions a region needs to be taken for a card. Its proportions
+down its long side can look as wide as long, one tipped down its short side nearly twice as
+long as wide or more, both outside the proportions a region needs to be taken for a card. Its proportions
 are measured as they are on the table, under a usual camera (locate._seen_aspect)."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def projected(rng: np.random.Generator, width: float, height: float, tilt_degree
 
 def steep_scene(seed: int, focal: float = 0.85) -> tuple[np.ndarray, Card, np.ndarray]:
     """Even seeds: tipped down its long side (it looks square); odd: turned a quarter, tipped down
-    its short side (it looks more than twice as long as wide)."""
+    its short side (it looks nearly twice as long as wide, or more)."""
     rng = np.random.default_rng(seed)
     card = Card.parse(CARDS[seed % len(CARDS)])
     turn = rng.uniform(-0.3, 0.3) + (np.pi / 2 if seed % 2 else 0.0)
@@ -62,8 +62,12 @@ def test_a_card_at_a_steep_slant_is_found(seed: int) -> None:
     assert abs(cv2.contourArea(found) / cv2.contourArea(quad) - 1) < 0.15
 
 
-# The ten of clubs, tipped so, abstains (its rank unsure): never a wrong card.
-@pytest.mark.parametrize("seed", [s for s in range(16) if CARDS[s % len(CARDS)] != "10C"])
+TEN_OF_CLUBS = (6,)  # its rank unsure at this slant
+
+
+@pytest.mark.parametrize("seed", [pytest.param(s, marks=pytest.mark.xfail(
+    strict=True, reason="the ten of clubs, tipped so, abstains: its rank unsure")) if s in TEN_OF_CLUBS else s
+    for s in range(16)])
 def test_a_card_at_a_steep_slant_is_read(seed: int) -> None:
     image, card, _ = steep_scene(seed)
     assert Reader().read(image).card == card
@@ -78,13 +82,13 @@ def test_a_card_at_a_steep_slant_is_never_named_wrongly() -> None:
 
 @pytest.mark.parametrize("focal", [0.6, 1.2])
 def test_under_a_wider_or_a_longer_lens_most_are_found_and_none_misread(focal: float) -> None:
-    """The finder assumes a usual camera; a wider one (a webcam's 80 degrees) or a longer one
+    """The finder assumes a usual camera; a wider one (some webcams' 80 degrees) or a longer one
     (a phone's zoom) gives other proportions on the table, still mostly a card's."""
     found, reader = 0, Reader()
     for seed in range(16):
         image, card, quad = steep_scene(seed, focal)
         got = find_card(image)
-        found += got is not None and np.linalg.norm(got.mean(axis=0) - quad.mean(axis=0)) < 6
+        found += got is not None and np.linalg.norm(got.mean(axis=0) - quad.mean(axis=0)) < 12
         assert reader.read(image).card in (None, card), seed
     assert found >= 12, found  # three in four
 
@@ -97,6 +101,18 @@ def test_a_square_of_paper_is_no_card(tilt: float, seed: int) -> None:
     quad = projected(rng, 70.0, 70.0, tilt, rng.uniform(-0.3, 0.3))
     image = table(rng)
     cv2.fillConvexPoly(image, np.round(quad).astype(np.int32), (235, 235, 235))
+    assert find_card(image) is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_wedge_the_pictures_edge_cuts_is_no_card(seed: int) -> None:
+    """A white region cut by the picture's edge, whose outline is a rectangle tipped steeply
+    away if taken whole (a sheet of paper running out of the picture): no card, since the
+    outline is not all of the thing's."""
+    rng = np.random.default_rng(seed)
+    image = table(rng)
+    quad = np.array([[0, 150 + 5 * seed], [170, 170], [150 + 5 * seed, 330], [0, 320]], np.int32)
+    cv2.fillConvexPoly(image, quad, (235, 235, 235))
     assert find_card(image) is None
 
 
