@@ -26,7 +26,7 @@ _ASPECT = 1.4  # a poker card; bridge cards (1.56) and old square-cornered ones 
 _MIN_CARD_SHARE = 0.015  # of the searched frame's area: anything smaller is not the card
 _CARD_ASPECTS = (1.15, 1.85)  # long sides over short ones of anything taken for a card (seen at an angle)
 # A camera's focal length as a share of the picture's long side (about 60 degrees across it: a
-# phone's, a webcam's, the Pi camera module's). Seen at a steep slant, a card is foreshortened
+# phone's, most webcams', the Pi camera module's). Seen at a steep slant, a card is foreshortened
 # along the slant until its sides' proportions leave the band above; a region whose sides do is
 # taken for a card where the rectangle it is the picture of, under such a camera, has a card's.
 _FOCAL = 0.85
@@ -529,16 +529,16 @@ def _aspect(quad: np.ndarray) -> float:
     return max(ab + cd, bc + da) / max(min(ab + cd, bc + da), 1e-6)
 
 
-def _seen_aspect(quad: np.ndarray, shape: tuple[int, ...]) -> float:
+def _table_aspect(quad: np.ndarray, shape: tuple[int, ...]) -> float:
     """The long sides over the short ones of the rectangle that ``quad`` (convex, its corners in
     order) is the picture of, under a camera of focal length _FOCAL looking at the middle of a
     picture of ``shape`` (Zhang and He's construction from the quadrilateral's vanishing points).
     A quadrilateral with no perspective in it gives its own sides' proportions.
 
     >>> slanted = np.array([[54.0, 78.7], [105.0, 78.7], [99.8, 127.8], [59.2, 127.8]])  # a poker card tilted 40 degrees
-    >>> round(_aspect(slanted), 2), round(_seen_aspect(slanted, (213, 160)), 2)
+    >>> round(_aspect(slanted), 2), round(_table_aspect(slanted, (213, 160)), 2)
     (1.08, 1.41)
-    >>> round(_seen_aspect(np.array([[0, 0], [50, 0], [50, 70], [0, 70]]), (213, 160)), 2)
+    >>> round(_table_aspect(np.array([[0, 0], [50, 0], [50, 70], [0, 70]]), (213, 160)), 2)
     1.4
     """
     h, w = shape[:2]
@@ -588,7 +588,7 @@ def _card_score(paper: np.ndarray, quad: np.ndarray, c_area: float) -> tuple[flo
     if not _CARD_ASPECTS[0] < aspect < _CARD_ASPECTS[1] and not _borders_touched(quad, paper.shape):
         # A card at a steep slant, as it is on the table (a region the picture's edge cuts is
         # not the picture of all of a rectangle).
-        aspect = _seen_aspect(quad, paper.shape)
+        aspect = _table_aspect(quad, paper.shape)
     if not _CARD_ASPECTS[0] < aspect < _CARD_ASPECTS[1] or not _sides_even(quad):
         return 0.0, 0.0, aspect
     # The share of paper-white pixels inside the quad, shrunk a little off its outline.

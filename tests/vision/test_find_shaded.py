@@ -13,7 +13,7 @@ from faro_box.commands.vision import load_image
 from faro_box.vision.locate import find_card
 from faro_box.vision.reader import Reader
 from faro_box.vision.sim.render import render_card
-from faro_box.vision.sim.synth import card_quad, place_card
+from faro_box.vision.sim.synth import card_quad, dark_background, place_card
 
 CARDS = ("AS", "KH", "3C", "9D")
 
@@ -22,7 +22,7 @@ def shaded_scene(seed: int) -> tuple[np.ndarray, np.ndarray, Card]:
     """A card on a dark table under a lamp over its top, the light falling off towards its far
     end: the picture, the card's corners and the card."""
     rng = np.random.default_rng(seed)
-    table = np.clip(np.full((480, 640, 3), 22, np.float32) + rng.normal(0, 3, (480, 640, 1)), 0, 255).astype(np.uint8)
+    table = dark_background(640, 480, rng, level=22)
     quad = card_quad(640, 480, float(rng.uniform(260, 340)), float(rng.uniform(-8, 8)), (320, 240))
     card = Card.parse(CARDS[seed % 4])
     scene = place_card(table, render_card(card), quad)

@@ -11,7 +11,7 @@ import pytest
 from faro_box.cards import Card
 from faro_box.vision.reader import Reader
 from faro_box.vision.sim.render import INDEXLESS, CardStyle, render_card
-from faro_box.vision.sim.synth import place_card
+from faro_box.vision.sim.synth import dark_background, place_card
 
 CARDS = ("7C", "3H", "9S", "KD", "AS", "5D", "10C", "QH")
 
@@ -20,7 +20,7 @@ def slanted_scene(seed: int, style: CardStyle | None = None) -> tuple[np.ndarray
     """A card on a dark table seen from low down its long side: the far short side narrower,
     the whole card less long than wide."""
     rng = np.random.default_rng(seed)
-    table = np.clip(np.full((480, 640, 3), 40, np.float32) + rng.normal(0, 3, (480, 640, 1)), 0, 255).astype(np.uint8)
+    table = dark_background(640, 480, rng, level=40)
     card = Card.parse(CARDS[seed % len(CARDS)])
     far, near, long = rng.uniform(150, 180), rng.uniform(220, 260), rng.uniform(120, 150)
     x, top = 320 + rng.uniform(-40, 40), 170 + rng.uniform(-30, 30)

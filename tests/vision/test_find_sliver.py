@@ -14,13 +14,13 @@ from faro_box.commands.vision import load_image
 from faro_box.vision.locate import find_card
 from faro_box.vision.reader import Reader
 from faro_box.vision.sim.render import CardStyle, render_card
-from faro_box.vision.sim.synth import place_card
+from faro_box.vision.sim.synth import dark_background, place_card
 
 
 def lit_edge(seed: int) -> np.ndarray:
     """A dark table with a wedge of white light along its left edge."""
     rng = np.random.default_rng(seed)
-    image = np.clip(np.full((480, 640, 3), 35, np.float32) + rng.normal(0, 3, (480, 640, 1)), 0, 255).astype(np.uint8)
+    image = dark_background(640, 480, rng, level=35)
     top, bottom = rng.uniform(40, 90), rng.uniform(320, 380)
     wedge = np.array([[0, top], [rng.uniform(28, 40), bottom - 50], [rng.uniform(20, 30), bottom], [0, bottom - 10]],
                      np.int32)

@@ -1,7 +1,7 @@
 """A card photographed at a steep slant is foreshortened along the slant: a card tipped away
 down its long side can look as wide as long, one tipped down its short side nearly twice as
 long as wide or more, both outside the proportions a region needs to be taken for a card. Its proportions
-are measured as they are on the table, under a usual camera (locate._seen_aspect)."""
+are measured as they are on the table, under a usual camera (locate._table_aspect)."""
 
 from __future__ import annotations
 
@@ -16,15 +16,10 @@ from faro_box.commands.vision import load_image
 from faro_box.vision.locate import _CARD_ASPECTS, _aspect, find_card
 from faro_box.vision.reader import Reader
 from faro_box.vision.sim.render import CardStyle, render_card
-from faro_box.vision.sim.synth import place_card
+from faro_box.vision.sim.synth import dark_background, place_card
 
 CARDS = ("7C", "3H", "9S", "KD", "AS", "5D", "10C", "QH")
 SIZE = (640, 480)
-
-
-def table(rng: np.random.Generator) -> np.ndarray:
-    noise = rng.normal(0, 3, (SIZE[1], SIZE[0], 1))
-    return np.clip(np.full((SIZE[1], SIZE[0], 3), 45, np.float32) + noise, 0, 255).astype(np.uint8)
 
 
 def projected(rng: np.random.Generator, width: float, height: float, tilt_degrees: float, turn: float,
@@ -49,7 +44,7 @@ def steep_scene(seed: int, focal: float = 0.85) -> tuple[np.ndarray, Card, np.nd
     card = Card.parse(CARDS[seed % len(CARDS)])
     turn = rng.uniform(-0.3, 0.3) + (np.pi / 2 if seed % 2 else 0.0)
     quad = projected(rng, 63.0, 88.0, rng.uniform(50, 58) if seed % 2 else rng.uniform(44, 50), turn, focal)
-    return place_card(table(rng), render_card(card, style=CardStyle()), quad), card, quad
+    return place_card(dark_background(*SIZE, rng, level=45), render_card(card, style=CardStyle()), quad), card, quad
 
 
 @pytest.mark.parametrize("seed", range(16))
@@ -99,7 +94,7 @@ def test_a_square_of_paper_is_no_card(tilt: float, seed: int) -> None:
     are a square's, as are its sides' in the picture."""
     rng = np.random.default_rng(seed)
     quad = projected(rng, 70.0, 70.0, tilt, rng.uniform(-0.3, 0.3))
-    image = table(rng)
+    image = dark_background(*SIZE, rng, level=45)
     cv2.fillConvexPoly(image, np.round(quad).astype(np.int32), (235, 235, 235))
     assert find_card(image) is None
 
@@ -110,7 +105,7 @@ def test_a_wedge_the_pictures_edge_cuts_is_no_card(seed: int) -> None:
     away if taken whole (a sheet of paper running out of the picture): no card, since the
     outline is not all of the thing's."""
     rng = np.random.default_rng(seed)
-    image = table(rng)
+    image = dark_background(*SIZE, rng, level=45)
     quad = np.array([[0, 150 + 5 * seed], [170, 170], [150 + 5 * seed, 330], [0, 320]], np.int32)
     cv2.fillConvexPoly(image, quad, (235, 235, 235))
     assert find_card(image) is None

@@ -25,6 +25,18 @@ def light_background(width: int, height: int, rng: np.random.Generator) -> np.nd
     return np.clip(img + ramp, 0, 255).astype(np.uint8)
 
 
+def dark_background(width: int, height: int, rng: np.random.Generator, level: int = 40) -> np.ndarray:
+    """A plain dark table (felt, dark wood in low light) of grey ``level``, a little noisy: a
+    card on it is the one bright thing in view, so what a test finds there is the card's shape.
+
+    >>> table = dark_background(64, 48, np.random.default_rng(0), level=30)
+    >>> table.shape, 25 < float(table.mean()) < 35
+    ((48, 64, 3), True)
+    """
+    img = np.full((height, width, 3), level, np.float32) + rng.normal(0, 3, (height, width, 1))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
 def busy_background(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
     """Carpet-like texture with strong random shapes, lines and text-like marks."""
     small = rng.integers(40, 220, (height // 8 + 1, width // 8 + 1, 3)).astype(np.uint8)
