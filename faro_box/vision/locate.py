@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from faro_box.errors import VisionError
+from faro_box.vision import glare
 from faro_box.vision.outline import refine_quad
 
 CANON_W, CANON_H = 200, 280
@@ -317,12 +318,19 @@ def _search(small: np.ndarray, *, outlines: bool = True, inside_outlines: bool =
     paper or whiteness mask held a region of a card's size (card-like or not); ``outlines``:
     whether the filled-outline mask is tried at all; ``inside_outlines``: whether, with
     ``outlines``, the inside of an outline is looked for where no mask held a card
-    (_inside_outline)."""
+    (_inside_outline), and, under glare, a card among the picture's straight lines where no
+    outline holds one (glare.card_from_lines)."""
     area = small.shape[0] * small.shape[1]
     best: tuple[float, np.ndarray, float, float] | None = None
     sized = False
+    burnt = glare.burnt_out(small)
+    glary = glare.has_glare(burnt)
     small = balanced(small)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    # Glare is allowed for only on a card on a table: a picture that is itself the card holds no
+    # region of the table for the glare to join to it, and its print has straight lines.
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if glary and inside_outlines else None
+    slope = None if grey is None else glare.slopes(grey)
     masks = _candidate_masks(small, hsv, outlines)
     # Paper for scoring: the opened lenient paper mask, where speckled clutter no longer counts as white.
     first = next(masks)
@@ -339,6 +347,8 @@ def _search(small: np.ndarray, *, outlines: bool = True, inside_outlines: bool =
             if quad is None or _borders_touched(quad, small.shape) >= 3:
                 continue  # (a plain light table, cut by the picture's edges all round, is no card)
             score, white, aspect = _card_score(paper, quad, c_area)
+            if score > 0 and slope is not None and not glare.sides_show(quad, slope, burnt):
+                continue  # glare joined to the card: a side of it neither shows nor lies under the glare
             if score > 0 and (best is None or score > best[0]):
                 best = (score, quad, white, aspect)
         # A paper region that is plainly one whole card (white, a card's shape, no paper around
@@ -346,9 +356,25 @@ def _search(small: np.ndarray, *, outlines: bool = True, inside_outlines: bool =
         if k < papers and best is not None and best[2] >= 0.75 and abs(best[3] - _ASPECT) <= 0.2 \
                 and _paper_around(paper, best[1]) < 0.05:
             break
-    if best is None:
-        return (_inside_outline(small, hsv) if outlines and inside_outlines else None), sized
-    return _grown(small, best[1]), sized
+    if best is not None:
+        return _grown(small, best[1]), sized
+    inside = _inside_outline(small, hsv) if outlines and inside_outlines else None
+    if inside is None and grey is not None:
+        # Glare on the card counts as its paper here: it is the card's own glossy face.
+        shiny = cv2.bitwise_or(paper, cv2.threshold(burnt, 0, 1, cv2.THRESH_BINARY)[1])
+        lined = glare.card_from_lines(grey, burnt,
+                                      math.sqrt(_MIN_CARD_SHARE * area / _ASPECT),
+                                      lambda q: _quad_score(shiny, q, area))
+        return (None if lined is None else lined[1]), sized
+    return inside, sized
+
+
+def _quad_score(paper: np.ndarray, quad: np.ndarray, area: float) -> float:
+    """_card_score of a quadrilateral of a card's size in a picture of ``area`` pixels, by its own area."""
+    q_area = cv2.contourArea(quad)
+    if q_area < _MIN_CARD_SHARE * area or q_area > 0.95 * area:
+        return 0.0
+    return _card_score(paper, quad, q_area)[0]
 
 
 def _holes(small: np.ndarray) -> Iterator[tuple[np.ndarray, float]]:
