@@ -330,7 +330,7 @@ def _search(small: np.ndarray, *, outlines: bool = True, inside_outlines: bool =
     # Glare is allowed for only on a card on a table: a picture that is itself the card holds no
     # region of the table for the glare to join to it, and its print has straight lines.
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if glary and inside_outlines else None
-    slope = None if grey is None else glare.slopes(grey)
+    slope: tuple[np.ndarray, np.ndarray] | None = None
     masks = _candidate_masks(small, hsv, outlines)
     # Paper for scoring: the opened lenient paper mask, where speckled clutter no longer counts as white.
     first = next(masks)
@@ -347,14 +347,15 @@ def _search(small: np.ndarray, *, outlines: bool = True, inside_outlines: bool =
             if quad is None or _borders_touched(quad, small.shape) >= 3:
                 continue  # (a plain light table, cut by the picture's edges all round, is no card)
             score, white, aspect = _card_score(paper, quad, c_area)
-            if score > 0 and slope is not None and not glare.sides_show(quad, slope, burnt):
-                continue  # glare joined to the card: a side of it neither shows nor lies under the glare
-            if score > 0 and (best is None or score > best[0]):
-                best = (score, quad, white, aspect)
-        # A paper region that is plainly one whole card (white, a card's shape, no paper around
-        # it that could be the rest of a bigger card) needs no costlier mask.
-        if k < papers and best is not None and best[2] >= 0.75 and abs(best[3] - _ASPECT) <= 0.2 \
-                and _paper_around(paper, best[1]) < 0.05:
+            if score <= 0 or (best is not None and score <= best[0]):
+                continue
+            if grey is not None:
+                slope = slope if slope is not None else glare.slopes(grey)
+                if not glare.sides_show(quad, slope, burnt):
+                    continue  # glare joined to the card: a side of it neither shows nor lies under the glare
+            best = (score, quad, white, aspect)
+        # A paper region that is plainly one whole card needs no costlier mask.
+        if k < papers and best is not None and _plainly_card(paper, best[1], best[2], best[3]):
             break
     if best is not None:
         return _grown(small, best[1]), sized
@@ -367,6 +368,12 @@ def _search(small: np.ndarray, *, outlines: bool = True, inside_outlines: bool =
                                       lambda q: _quad_score(shiny, q, area))
         return (None if lined is None else lined[1]), sized
     return inside, sized
+
+
+def _plainly_card(paper: np.ndarray, quad: np.ndarray, white: float, aspect: float) -> bool:
+    """Whether a region is plainly one whole card: white, a card's shape, and no paper around it
+    that could be the rest of a bigger card."""
+    return white >= 0.75 and abs(aspect - _ASPECT) <= 0.2 and _paper_around(paper, quad) < 0.05
 
 
 def _quad_score(paper: np.ndarray, quad: np.ndarray, area: float) -> float:
