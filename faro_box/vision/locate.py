@@ -361,8 +361,13 @@ def _search(small: np.ndarray, *, outlines: bool = True, inside_outlines: bool =
         return _grown(small, best[1]), sized
     inside = _inside_outline(small, hsv) if outlines and inside_outlines else None
     if inside is None and grey is not None:
-        # Glare on the card counts as its paper here: it is the card's own glossy face.
-        shiny = cv2.bitwise_or(paper, cv2.threshold(burnt, 0, 1, cv2.THRESH_BINARY)[1])
+        # Paper here is any plain pixel brighter than the least paper, at no level set by the
+        # brightest (the glare's lift raised that past the card's own unlit paper, and a court's
+        # margin fell out of it), and the burnt-out light: the card's own glossy face.
+        _, sat, val = cv2.split(hsv)
+        low = cv2.threshold(sat, paper_saturation(small, sat), 1, cv2.THRESH_BINARY_INV)[1]
+        bright = cv2.threshold(val, PAPER.least_level, 1, cv2.THRESH_BINARY)[1]
+        shiny = cv2.bitwise_or(cv2.bitwise_and(low, bright), cv2.threshold(burnt, 0, 1, cv2.THRESH_BINARY)[1])
         lined = glare.card_from_lines(grey, burnt,
                                       math.sqrt(_MIN_CARD_SHARE * area / _ASPECT),
                                       lambda q: _quad_score(shiny, q, area))
