@@ -100,15 +100,23 @@ class FaceTuning:
 FACE = FaceTuning()
 
 
-def balance_gains(image: np.ndarray) -> tuple[float, float, float]:
-    """Per-channel (B, G, R) gains that turn the colour of ``image``'s brightest part grey."""
+def balance_gains(image: np.ndarray, among: np.ndarray | None = None) -> tuple[float, float, float]:
+    """Per-channel (B, G, R) gains that turn the colour of ``image``'s brightest part grey;
+    ``among``: a mask of the pixels to look at (all where None)."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    hist = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel()
+    hist = cv2.calcHist([grey], [0], among, [256], [0, 256]).ravel()
+    n = grey.size if among is None else cv2.countNonZero(among)
+    if not n:
+        return 1.0, 1.0, 1.0
     above = np.cumsum(hist[::-1])[::-1]  # pixels at or above each level
-    top = int(np.flatnonzero(above >= BALANCE.bright_share * grey.size).max())
+    top = int(np.flatnonzero(above >= BALANCE.bright_share * n).max())
     mask = cv2.inRange(grey, top, BALANCE.clipped - 1)
+    if among is not None:
+        mask = cv2.bitwise_and(mask, among)
     if not cv2.countNonZero(mask):
         mask = cv2.inRange(grey, top, 255)
+        if among is not None:
+            mask = cv2.bitwise_and(mask, among)
     b, g, r = cv2.mean(image, mask)[:3]
     if max(b, g, r) < BALANCE.least_paper:
         return 1.0, 1.0, 1.0
@@ -325,6 +333,7 @@ def _search(small: np.ndarray, *, outlines: bool = True, inside_outlines: bool =
     sized = False
     burnt = glare.burnt_out(small)
     glary = glare.has_glare(burnt)
+    as_seen = small
     small = balanced(small)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     # Glare is allowed for only on a card on a table: a picture that is itself the card holds no
@@ -363,9 +372,13 @@ def _search(small: np.ndarray, *, outlines: bool = True, inside_outlines: bool =
     if inside is None and grey is not None:
         # Paper here is any plain pixel brighter than the least paper, at no level set by the
         # brightest (the glare's lift raised that past the card's own unlit paper, and a court's
-        # margin fell out of it), and the burnt-out light: the card's own glossy face.
-        _, sat, val = cv2.split(hsv)
-        low = cv2.threshold(sat, paper_saturation(small, sat), 1, cv2.THRESH_BINARY_INV)[1]
+        # margin fell out of it), and the burnt-out light: the card's own glossy face. Plain
+        # once the colour is balanced on what no channel burnt out of: the lit wood's pale
+        # yellow, balanced grey, made the paper blue.
+        unburnt = cv2.inRange(as_seen, (0, 0, 0), (BALANCE.clipped - 1,) * 3)
+        even = apply_gains(as_seen, balance_gains(as_seen, unburnt))
+        _, sat, val = cv2.split(cv2.cvtColor(even, cv2.COLOR_BGR2HSV))
+        low = cv2.threshold(sat, paper_saturation(even, sat), 1, cv2.THRESH_BINARY_INV)[1]
         bright = cv2.threshold(val, PAPER.least_level, 1, cv2.THRESH_BINARY)[1]
         shiny = cv2.bitwise_or(cv2.bitwise_and(low, bright), cv2.threshold(burnt, 0, 1, cv2.THRESH_BINARY)[1])
         lined = glare.card_from_lines(grey, burnt,
