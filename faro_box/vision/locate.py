@@ -370,22 +370,29 @@ def _search(small: np.ndarray, *, outlines: bool = True, inside_outlines: bool =
         return _grown(small, best[1]), sized
     inside = _inside_outline(small, hsv) if outlines and inside_outlines else None
     if inside is None and grey is not None:
-        # Paper here is any plain pixel brighter than the least paper, at no level set by the
-        # brightest (the glare's lift raised that past the card's own unlit paper, and a court's
-        # margin fell out of it), and the burnt-out light: the card's own glossy face. Plain
-        # once the colour is balanced on what no channel burnt out of: the lit wood's pale
-        # yellow, balanced grey, made the paper blue.
-        unburnt = cv2.inRange(as_seen, (0, 0, 0), (BALANCE.clipped - 1,) * 3)
-        even = apply_gains(as_seen, balance_gains(as_seen, unburnt))
-        _, sat, val = cv2.split(cv2.cvtColor(even, cv2.COLOR_BGR2HSV))
-        low = cv2.threshold(sat, paper_saturation(even, sat), 1, cv2.THRESH_BINARY_INV)[1]
-        bright = cv2.threshold(val, PAPER.least_level, 1, cv2.THRESH_BINARY)[1]
-        shiny = cv2.bitwise_or(cv2.bitwise_and(low, bright), cv2.threshold(burnt, 0, 1, cv2.THRESH_BINARY)[1])
+        shiny = _glossy_paper(as_seen, burnt)
         lined = glare.card_from_lines(grey, burnt,
                                       math.sqrt(_MIN_CARD_SHARE * area / _ASPECT),
                                       lambda q: _quad_score(shiny, q, area))
         return (None if lined is None else lined[1]), sized
     return inside, sized
+
+
+def _glossy_paper(small: np.ndarray, burnt: np.ndarray) -> np.ndarray:
+    """The paper of a glossy card under glare in ``small`` (as the camera gave it; ``burnt``: its
+    burnt-out light), 1 there: any plain pixel brighter than the least paper, and the burnt-out
+    light, the card's own face.
+
+    No level is set by the brightest paper: the glare's lift raised that past the card's own
+    unlit paper, and a court's margin fell out of it. Plain is judged once the colour is balanced
+    on what no channel burnt out of: the lit wood's pale yellow, balanced grey, made the paper blue.
+    """
+    unburnt = cv2.inRange(small, (0, 0, 0), (BALANCE.clipped - 1,) * 3)
+    even = apply_gains(small, balance_gains(small, unburnt))
+    _, sat, val = cv2.split(cv2.cvtColor(even, cv2.COLOR_BGR2HSV))
+    plain = cv2.threshold(sat, paper_saturation(even, sat), 1, cv2.THRESH_BINARY_INV)[1]
+    bright = cv2.threshold(val, PAPER.least_level, 1, cv2.THRESH_BINARY)[1]
+    return cv2.bitwise_or(cv2.bitwise_and(plain, bright), cv2.threshold(burnt, 0, 1, cv2.THRESH_BINARY)[1])
 
 
 def _plainly_card(paper: np.ndarray, quad: np.ndarray, white: float, aspect: float) -> bool:
