@@ -176,14 +176,19 @@ def speed_frames() -> list[np.ndarray]:
 
 
 def baseline_finder(ref: str) -> Finder:
-    """find_card as it was at git ``ref`` (its locate and outline modules, loaded apart)."""
+    """find_card as it was at git ``ref`` (its locate module and those it finds with, loaded apart;
+    glare where the ref has it)."""
     root = Path(__file__).resolve().parents[1]
     folder = Path(tempfile.mkdtemp(prefix="baseline-find-"))
     modules: dict[str, ModuleType] = {}
-    for part in ("outline", "locate"):
-        text = subprocess.run(["git", "show", f"{ref}:faro_box/vision/{part}.py"], cwd=root, check=True,
-                              capture_output=True, text=True).stdout
-        text = text.replace("from faro_box.vision.outline import", "from baseline_outline import")
+    for part in ("outline", "glare", "locate"):
+        shown = subprocess.run(["git", "show", f"{ref}:faro_box/vision/{part}.py"], cwd=root,
+                               capture_output=True, text=True)
+        if shown.returncode and part == "glare":
+            continue  # from before the glare search
+        shown.check_returncode()
+        text = shown.stdout.replace("from faro_box.vision.outline import", "from baseline_outline import")
+        text = text.replace("from faro_box.vision import glare\n", "import baseline_glare as glare\n")
         path = folder / f"baseline_{part}.py"
         path.write_text(text, encoding="utf-8")
         spec = importlib.util.spec_from_file_location(f"baseline_{part}", path)

@@ -128,16 +128,16 @@ def sides_show(quad: np.ndarray, slope: tuple[np.ndarray, np.ndarray], burnt: np
     return bool((shows | hidden).all()) and int(shows.sum()) >= GLARE.least_shown
 
 
-def card_from_lines(grey: np.ndarray, burnt: np.ndarray, least_side: float,
+def card_from_lines(grey: np.ndarray, thin: np.ndarray, burnt: np.ndarray, least_side: float,
                     score: Callable[[np.ndarray], float]) -> tuple[float, np.ndarray] | None:
     """(score, quadrilateral) of the best card the picture's long straight lines make, or None.
 
-    ``grey``: the picture; ``burnt``: its burnt-out light (burnt_out); ``least_side``: the
+    ``grey``: the picture; ``thin``: its edge map, a pixel wide (nonzero on an edge); ``burnt``:
+    its burnt-out light (burnt_out); ``least_side``: the
     shortest side a card may have, in pixels; ``score``: a quadrilateral's score as a card
     (corners in order round it), 0 for none. Every corner must lie inside the picture and every
     side show (sides_show).
     """
-    thin = cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 20, 60)
     lines = _strongest_lines(thin, GLARE.least_votes * least_side)
     if len(lines) < 3:
         return None

@@ -102,7 +102,19 @@ FACE = FaceTuning()
 
 def balance_gains(image: np.ndarray, among: np.ndarray | None = None) -> tuple[float, float, float]:
     """Per-channel (B, G, R) gains that turn the colour of ``image``'s brightest part grey;
-    ``among``: a mask of the pixels to look at (all where None)."""
+    ``among``: a mask of the pixels to look at (all where None).
+
+    Paper (grey-blue) beside a brighter patch of lit wood whose red is burnt out: balanced on
+    every pixel, the wood is made grey; on those with no channel burnt out, the paper is.
+
+    >>> image = np.zeros((10, 10, 3), np.uint8)
+    >>> image[:, :5], image[:, 5:] = (210, 200, 190), (200, 240, 255)
+    >>> [round(g, 2) for g in balance_gains(image)]
+    [1.16, 0.97, 0.91]
+    >>> unburnt = cv2.inRange(image, (0, 0, 0), (BALANCE.clipped - 1,) * 3)
+    >>> [round(g, 2) for g in balance_gains(image, unburnt)]
+    [0.95, 1.0, 1.05]
+    """
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     hist = cv2.calcHist([grey], [0], among, [256], [0, 256]).ravel()
     n = grey.size if among is None else cv2.countNonZero(among)
@@ -371,7 +383,7 @@ def _search(small: np.ndarray, *, outlines: bool = True, inside_outlines: bool =
     inside = _inside_outline(small, hsv) if outlines and inside_outlines else None
     if inside is None and grey is not None:
         shiny = _glossy_paper(as_seen, burnt)
-        lined = glare.card_from_lines(grey, burnt,
+        lined = glare.card_from_lines(grey, _thin_edges(grey), burnt,
                                       math.sqrt(_MIN_CARD_SHARE * area / _ASPECT),
                                       lambda q: _quad_score(shiny, q, area))
         return (None if lined is None else lined[1]), sized
@@ -477,8 +489,12 @@ def _grown(small: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 def _edges(small: np.ndarray) -> np.ndarray:
     """The picture's edges, thickened a pixel so that a card's outline closes."""
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    return cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 20, 60), _OPEN_SMALL)
+    return cv2.dilate(_thin_edges(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)), _OPEN_SMALL)
+
+
+def _thin_edges(grey: np.ndarray) -> np.ndarray:
+    """The picture's edges, a pixel wide (Canny on the picture a little smoothed)."""
+    return cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 20, 60)
 
 
 def _candidate_masks(small: np.ndarray, hsv: np.ndarray, outlines: bool = True) -> Iterator[np.ndarray]:
