@@ -30,6 +30,9 @@ class Item:
     empty: bool
     group: str
     box: tuple[int, int, int, int] | None = None  # a labelled box (x0, y0, x1, y1)
+    # Where the set gives its card as the image: whether this image is one (a photo of a card on
+    # a table, in a set of crops, is not: its edge is not the card's).
+    whole: bool = True
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,12 @@ class RealSet:
             with (DATA / self.name / "labels.csv").open() as f:
                 games = {str(DATA / self.name / r["path"]): r["game"] for r in csv.DictReader(f)}
             out = [Item(i.path, i.card, i.rank, i.empty, games[str(i.path)]) for i in out]
+        if self.name == "sportsdirect-deck":
+            import csv
+            with (DATA / self.name / "labels.csv").open() as f:
+                single = {str(DATA / self.name / r["path"]) for r in csv.DictReader(f) if r["kind"] == "single"}
+            # Its single-card photos show a card on a table, two of them small in the picture.
+            out = [Item(i.path, i.card, i.rank, i.empty, i.group, whole=str(i.path) not in single) for i in out]
         return out
 
     def _slot_items(self) -> list[Item]:
@@ -73,8 +82,18 @@ class RealSet:
                             r["capture_date"]))
         return out
 
+    def gives(self, item: Item) -> bool:
+        """Whether the card is given for ``item``: the "card given" mode reads only those."""
+        if self.view == "corner":
+            return True
+        if self.given == "box":
+            return item.box is not None
+        return self.given != "" and item.whole
+
     def window(self, image: np.ndarray, item: Item) -> list[float] | None:
         """The card given: the corners of the card (clockwise from its top-left) in ``image``."""
+        if not item.whole:
+            return None
         h, w = image.shape[:2]
         if self.given == "image":
             return [0, 0, w - 1, 0, w - 1, h - 1, 0, h - 1]
