@@ -101,6 +101,7 @@ _PAPER_UPTO = int(np.flatnonzero(_STRENGTHS < 0.15)[-1])  # strength < 0.15 <=> 
 _EIGHTS = (8.0, 8.0, 8.0, 8.0)  # a bare number would be a scalar for the first channel only
 _KERNELS: dict[int, np.ndarray] = {}
 _KERNEL_3 = np.ones((3, 3), np.uint8)
+_KERNEL_5 = np.ones((5, 5), np.uint8)
 
 
 class _Work:
@@ -188,6 +189,44 @@ def _find_index(bgr: np.ndarray, expect_height: float | None, paper_kernel: int,
     ink = _strength(darkness, work.ink if work is not None else None)
     binary = cv2.threshold(darkness, _GLYPH_ABOVE, 1, cv2.THRESH_BINARY,
                            dst=work.binary if work is not None else None)[1]
+    found = _glyph_pair(binary, expect_height, work)
+    if found is None:
+        # A court's frame line, or the card's edge, can touch the suit pip and join it to a
+        # component too large for a glyph: the same search without the long straight lines.
+        # A rank glyph the lines touched is not taken: cut from them, it may read as another.
+        lines = _long_lines(binary)
+        found = _glyph_pair(cv2.subtract(binary, lines), expect_height, work)
+        if found is not None:
+            r = found[2]
+            if cv2.countNonZero(lines[max(0, r.y0 - 1): r.y1 + 1, max(0, r.x0 - 1): r.x1 + 1]):
+                return None
+    if found is None:
+        return None
+    labels, singles, rbox, sbox = found
+    if sum(cv2.mean(bgr[rbox.y0:rbox.y1, rbox.x0:rbox.x1])[:3]) < 3 * 25:
+        return None  # a black hole in a black frame, not ink on paper
+    rank = _crop(ink, labels, rbox)
+    # A "10" and a card edge beside a "9" look alike to the segmentation: offer both readings.
+    alternatives = tuple(_crop(ink, labels, singles[p]) for p in rbox.parts[1:]
+                         if singles[rbox.parts[0]].w < 0.35 * rbox.h)
+    suit = _crop(ink, labels, sbox)
+    shown = [f for f in SUIT_TOPS if sbox.h >= round(f * rbox.h)]
+    if not shown:
+        return None  # too little of the pip shows to tell its suit
+    top_frac = shown[-1] if sbox.y1 >= h else SUIT_TOPS[-1]
+    top = pip_top(suit, rbox.h, top_frac)
+    redness, contrast = _ink_colour(bgr, ink, darkness, rbox.union(sbox))
+    if redness is None:
+        return None
+    whole = suit if sbox.y1 < h else None
+    return Index(rank, alternatives, whole, top, top_frac, rbox, sbox, redness, contrast)
+
+
+def _glyph_pair(binary: np.ndarray, expect_height: float | None, work: _Work | None,
+                ) -> tuple[np.ndarray, dict[int, Box], Box, Box] | None:
+    """The best rank-over-suit pair of glyphs among ``binary``'s components: (labels, the single
+    components' boxes, rank box, suit box), or None."""
+    h, w = binary.shape
     n, labels, stats = components(binary, work.labels if work is not None else None)
     boxes: list[Box] = []
     singles: dict[int, Box] = {}
@@ -214,24 +253,17 @@ def _find_index(bgr: np.ndarray, expect_height: float | None, paper_kernel: int,
                 best = (score, r, s)
     if best is None:
         return None
-    _, rbox, sbox = best
-    if sum(cv2.mean(bgr[rbox.y0:rbox.y1, rbox.x0:rbox.x1])[:3]) < 3 * 25:
-        return None  # a black hole in a black frame, not ink on paper
-    rank = _crop(ink, labels, rbox)
-    # A "10" and a card edge beside a "9" look alike to the segmentation: offer both readings.
-    alternatives = tuple(_crop(ink, labels, singles[p]) for p in rbox.parts[1:]
-                         if singles[rbox.parts[0]].w < 0.35 * rbox.h)
-    suit = _crop(ink, labels, sbox)
-    shown = [f for f in SUIT_TOPS if sbox.h >= round(f * rbox.h)]
-    if not shown:
-        return None  # too little of the pip shows to tell its suit
-    top_frac = shown[-1] if sbox.y1 >= h else SUIT_TOPS[-1]
-    top = pip_top(suit, rbox.h, top_frac)
-    redness, contrast = _ink_colour(bgr, ink, darkness, rbox.union(sbox))
-    if redness is None:
-        return None
-    whole = suit if sbox.y1 < h else None
-    return Index(rank, alternatives, whole, top, top_frac, rbox, sbox, redness, contrast)
+    return labels, singles, best[1], best[2]
+
+
+def _long_lines(binary: np.ndarray) -> np.ndarray:
+    """The thin runs of ``binary`` straight across half its height or width: frame lines and
+    edges, no glyph. A thick blob is left whole (a thumb over the index: cut to pieces, a piece
+    of it beside the pip was read as a rank)."""
+    down = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((max(3, binary.shape[0] // 2), 1), np.uint8))
+    across = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((1, max(3, binary.shape[1] // 2)), np.uint8))
+    thick = cv2.morphologyEx(binary, cv2.MORPH_OPEN, _KERNEL_5)
+    return cv2.subtract(cv2.bitwise_or(down, across), thick)
 
 
 def _ink_colour(bgr: np.ndarray, ink: np.ndarray, darkness: np.ndarray, box: Box) -> tuple[float | None, float]:
