@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from real_sets import DATA, SETS, load  # noqa: E402
 
 from faro_box.cards import Rank, Suit  # noqa: E402
-from faro_box.vision.locate import CANON_H, CANON_W  # noqa: E402
+from faro_box.vision.canonical import CANON_H, CANON_W  # noqa: E402
 from faro_box.vision.pips import count_pips_in, pip_area  # noqa: E402
 from faro_box.vision.reader import Reader, face_cues  # noqa: E402
 

@@ -181,13 +181,15 @@ def baseline_finder(ref: str) -> Finder:
     root = Path(__file__).resolve().parents[1]
     folder = Path(tempfile.mkdtemp(prefix="baseline-find-"))
     modules: dict[str, ModuleType] = {}
-    for part in ("outline", "glare", "locate"):
+    for part in ("outline", "glare", "balance", "canonical", "locate"):
         shown = subprocess.run(["git", "show", f"{ref}:faro_box/vision/{part}.py"], cwd=root,
                                capture_output=True, text=True)
-        if shown.returncode and part == "glare":
-            continue  # from before the glare search
+        if shown.returncode and part in ("glare", "balance", "canonical"):
+            continue  # from before the glare search, or before these left the locate module
         shown.check_returncode()
-        text = shown.stdout.replace("from faro_box.vision.outline import", "from baseline_outline import")
+        text = shown.stdout
+        for other in ("outline", "balance", "canonical"):
+            text = text.replace(f"from faro_box.vision.{other} import", f"from baseline_{other} import")
         text = text.replace("from faro_box.vision import glare\n", "import baseline_glare as glare\n")
         path = folder / f"baseline_{part}.py"
         path.write_text(text, encoding="utf-8")

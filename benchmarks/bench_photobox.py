@@ -45,7 +45,7 @@ from real_faces import DATA, WHOLE_CARD_SETS, faces  # noqa: E402
 from faro_box.cards import Card  # noqa: E402
 from faro_box.commands.vision import enroll_views  # noqa: E402
 from faro_box.errors import VisionError  # noqa: E402
-from faro_box.vision.locate import parse_window, warp_quad  # noqa: E402
+from faro_box.vision.canonical import parse_window, warp_quad  # noqa: E402
 from faro_box.vision.reader import Reader  # noqa: E402
 from faro_box.vision.sim.photobox import PhotoBox  # noqa: E402
 from faro_box.vision.sim.synth import PI_CAMERA_CAST  # noqa: E402

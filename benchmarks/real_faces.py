@@ -16,7 +16,8 @@ import cv2
 import numpy as np
 
 from faro_box.cards import Card
-from faro_box.vision.locate import find_card, warp_quad
+from faro_box.vision.canonical import warp_quad
+from faro_box.vision.locate import find_card
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 

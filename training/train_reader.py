@@ -29,9 +29,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from faro_box.cards import Rank, Suit  # noqa: E402
+from faro_box.vision.canonical import CardView  # noqa: E402
 from faro_box.vision.index_patch import PATCH, IndexWindow, corner_patch, face_patches, prepare  # noqa: E402
 from faro_box.vision.learned import EMBED, OUTPUTS  # noqa: E402
-from faro_box.vision.locate import CardView, find_card  # noqa: E402
+from faro_box.vision.locate import find_card  # noqa: E402
 from training.corpus import NONE, SUIT_NONE, VERSION, Corpus  # noqa: E402
 
 LICENSED = ("feeder-corners", "tabletop-ranks")

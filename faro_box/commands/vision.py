@@ -22,7 +22,8 @@ import numpy as np
 from faro_box.cards import FULL_DECK, Card, Rank
 from faro_box.devices.image_files import read_image
 from faro_box.errors import CardError, VisionError
-from faro_box.vision.locate import find_card, parse_window, warp_quad
+from faro_box.vision.canonical import parse_window, warp_quad
+from faro_box.vision.locate import find_card
 from faro_box.vision.profile import DeckProfile, View, build_profile, sample_from_view
 from faro_box.vision.reader import Method, Reader
 

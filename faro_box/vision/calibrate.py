@@ -12,7 +12,9 @@ import cv2
 import numpy as np
 
 from faro_box.errors import VisionError
-from faro_box.vision.locate import BALANCE, balanced, check_image, paper_saturation, parse_window, warp_window
+from faro_box.vision.balance import BALANCE, balanced
+from faro_box.vision.canonical import check_image, parse_window, warp_window
+from faro_box.vision.locate import paper_saturation
 
 # The variance of the Laplacian of the window warped upright, paper scaled to 200: the simulated
 # box scores about 170-700, the same pictures blurred by a defocus of 2.5 pixels about 20.

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from faro_box.vision import glyphs
-from faro_box.vision.locate import CANON_H, CANON_W, CardView
+from faro_box.vision.canonical import CANON_H, CANON_W, CardView
 
 if TYPE_CHECKING:
     from faro_box.vision.profile import View

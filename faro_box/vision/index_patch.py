@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from faro_box.vision.locate import CANON_H, CANON_W, CardView
+from faro_box.vision.canonical import CANON_H, CANON_W, CardView
 
 PATCH = 64  # the network's input side, pixels
 

@@ -15,9 +15,9 @@ import cv2
 import numpy as np
 
 from faro_box.cards import RANKS, SUITS, Card
+from faro_box.vision.canonical import CANON_H, CANON_W, CardView
 from faro_box.vision.index_patch import PATCH, IndexWindow, corner_patch, face_patches
 from faro_box.vision.learned import NO_INDEX, IndexNet
-from faro_box.vision.locate import CANON_H, CANON_W, CardView
 
 
 class Mode(enum.Enum):

@@ -1,26 +1,25 @@
-"""Where the card is: a calibrated window, or one card found anywhere in the frame.
+"""Find mode: where one card lies anywhere in the frame, as its outline, from which the
+canonical view is warped (vision.canonical) as from a calibrated window.
 
-Both end in the canonical view: an upright card face CANON_W×CANON_H whose top-left corner
-holds an index. Find mode cannot tell a card from the same card turned 180°; it does not need
-to, since both corners carry the index the right way up and the reader reads both.
+Find mode cannot tell a card from the same card turned 180°; it does not need to, since both
+corners carry the index the right way up and the reader reads both.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from faro_box.errors import VisionError
 from faro_box.vision import glare
+from faro_box.vision.balance import BALANCE, apply_gains, balance_gains, balanced
+from faro_box.vision.canonical import check_image
 from faro_box.vision.outline import refine_quad
 
-CANON_W, CANON_H = 200, 280
-_CANON_DST = np.array([[0, 0], [CANON_W - 1, 0], [CANON_W - 1, CANON_H - 1], [0, CANON_H - 1]], np.float32)
 _FIND_WIDTH = 160  # find mode looks for the card at this width first: enough for most, cheap
 _FIND_WIDTH_LARGER = 256  # and at this one when it finds none there (a small, far-off card)
 _ASPECT = 1.4  # a poker card; bridge cards (1.56) and old square-cornered ones fit the band below
@@ -41,25 +40,6 @@ CARD_SHAPED = (0.6, 0.73)
 # Paper on this share of a band just outside what was found in such a picture: it is printed on
 # the card (a court's frame), and the card is the whole picture.
 PRINTED_ON_PAPER = 0.6
-
-
-@dataclass(frozen=True, slots=True)
-class BalanceTuning:
-    """The colour balance that makes a card's paper grey whatever the camera's white."""
-
-    # The brightest tenth of a picture is taken for paper: the card is the brightest plain
-    # thing in view, and a tenth still holds enough of it when the card fills a fifth.
-    bright_share: float = 0.1
-    clipped: int = 250  # grey at or above this is burnt out (glare): it shows no colour at all
-    # No channel is scaled by more than this (or less than its inverse): a cast stronger than
-    # a Raspberry Pi camera's bluish white is a coloured thing, not paper.
-    max_gain: float = 2.0
-    # A brightest part whose brightest channel is below this is no paper (green felt, the box's
-    # floor): nothing to balance on, and balancing it would make it grey, paper-like.
-    least_paper: int = 100
-
-
-BALANCE = BalanceTuning()
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,140 +78,6 @@ class FaceTuning:
 
 
 FACE = FaceTuning()
-
-
-def balance_gains(image: np.ndarray, among: np.ndarray | None = None) -> tuple[float, float, float]:
-    """Per-channel (B, G, R) gains that turn the colour of ``image``'s brightest part grey;
-    ``among``: a mask of the pixels to look at (all where None).
-
-    Paper (grey-blue) beside a brighter patch of lit wood whose red is burnt out: balanced on
-    every pixel, the wood is made grey; on those with no channel burnt out, the paper is.
-
-    >>> image = np.zeros((10, 10, 3), np.uint8)
-    >>> image[:, :5], image[:, 5:] = (210, 200, 190), (200, 240, 255)
-    >>> [round(g, 2) for g in balance_gains(image)]
-    [1.16, 0.97, 0.91]
-    >>> unburnt = cv2.inRange(image, (0, 0, 0), (BALANCE.clipped - 1,) * 3)
-    >>> [round(g, 2) for g in balance_gains(image, unburnt)]
-    [0.95, 1.0, 1.05]
-    """
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    hist = cv2.calcHist([grey], [0], among, [256], [0, 256]).ravel()
-    n = grey.size if among is None else cv2.countNonZero(among)
-    if not n:
-        return 1.0, 1.0, 1.0
-    above = np.cumsum(hist[::-1])[::-1]  # pixels at or above each level
-    top = int(np.flatnonzero(above >= BALANCE.bright_share * n).max())
-    mask = cv2.inRange(grey, top, BALANCE.clipped - 1)
-    if among is not None:
-        mask = cv2.bitwise_and(mask, among)
-    if not cv2.countNonZero(mask):
-        mask = cv2.inRange(grey, top, 255)
-        if among is not None:
-            mask = cv2.bitwise_and(mask, among)
-    b, g, r = cv2.mean(image, mask)[:3]
-    if max(b, g, r) < BALANCE.least_paper:
-        return 1.0, 1.0, 1.0
-    mean = (b + g + r) / 3.0
-    lo, hi = 1.0 / BALANCE.max_gain, BALANCE.max_gain
-    return tuple(min(hi, max(lo, mean / max(c, 1.0))) for c in (b, g, r))  # type: ignore[return-value]
-
-
-def apply_gains(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
-    """``image`` (BGR uint8) with each channel scaled by its gain, saturating at 255."""
-    # OpenCV takes a per-channel scalar here; older stubs know only arrays.
-    return np.asarray(cv2.multiply(image, (*gains, 0.0), dtype=cv2.CV_8U))  # type: ignore[call-overload, unused-ignore]
-
-
-def balanced(image: np.ndarray) -> np.ndarray:
-    """``image`` with its brightest part's colour made grey (balance_gains)."""
-    return apply_gains(image, balance_gains(image))
-
-
-def check_image(image: object) -> np.ndarray:
-    """The image as HxWx3 uint8 BGR (a grey image is widened), or a VisionError saying why not."""
-    if not isinstance(image, np.ndarray):
-        raise VisionError(f"an image must be a numpy array, not {type(image).__name__!r}")
-    if image.dtype != np.uint8:
-        raise VisionError(f"an image must be uint8, not {str(image.dtype)!r}")
-    if image.ndim == 2:
-        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    if image.ndim != 3 or image.shape[2] not in (3, 4) or min(image.shape[:2]) < 16:
-        raise VisionError(f"an image must be HxWx3 and at least 16 pixels a side, not {image.shape!r}")
-    if image.shape[2] == 4:
-        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-    return image
-
-
-def parse_window(corners: Sequence[Sequence[float]] | Sequence[float]) -> np.ndarray:
-    """Four (x, y) corners clockwise from top-left (or 8 numbers) as a 4×2 float32 array."""
-    try:
-        arr = np.asarray(corners, np.float32).reshape(4, 2)
-    except (ValueError, TypeError):
-        raise VisionError(f"a window is 4 corners x1,y1,...,x4,y4, not {corners!r}") from None
-    if not np.all(np.isfinite(arr)):
-        raise VisionError(f"a window's corners must be finite numbers, not {corners!r}")
-    area = cv2.contourArea(arr)
-    if area < 64:
-        raise VisionError(f"the window {arr.ravel().tolist()!r} encloses no area (corners repeated or in a line)")
-    # Shoelace sign in image coordinates (y down): positive means clockwise on screen.
-    x, y = arr[:, 0], arr[:, 1]
-    if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:
-        raise VisionError(f"the window {arr.ravel().tolist()!r} runs anticlockwise: give the corners "
-                          "clockwise from the top-left")
-    return arr
-
-
-def warp_quad(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    return _warp(frame, _canon_matrix(quad), (CANON_W, CANON_H))
-
-
-def _canon_matrix(quad: np.ndarray) -> np.ndarray:
-    return cv2.getPerspectiveTransform(np.asarray(quad, np.float32), _CANON_DST)
-
-
-def _warp(frame: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    return cv2.warpPerspective(frame, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-
-class CardView:
-    """A card located in a frame, warped to the canonical view only where a reader looks.
-
-    The index corners are a fifth of the face and the pips a half: warping just those, and the
-    rest only when a reader asks for the whole face, is most of a whole warp saved per frame.
-    """
-
-    __slots__ = ("_face", "_frame", "_m")
-
-    def __init__(self, frame: np.ndarray, quad: np.ndarray) -> None:
-        self._frame, self._m = frame, _canon_matrix(quad)
-        self._face: np.ndarray | None = None
-
-    def face(self) -> np.ndarray:
-        """The whole canonical face (warp_quad's result)."""
-        if self._face is None:
-            self._face = _warp(self._frame, self._m, (CANON_W, CANON_H))
-        return self._face
-
-    def region(self, rows: tuple[int, int], cols: tuple[int, int], *, turned: bool = False) -> np.ndarray:
-        """``face()[r0:r1, c0:c1]``; ``turned``: the same rectangle of the face turned half way
-        round (``face()[H-r1:H-r0, W-c1:W-c0][::-1, ::-1]``), warped on its own."""
-        (r0, r1), (c0, c1) = rows, cols
-        if self._face is not None:
-            part = self._face[CANON_H - r1: CANON_H - r0, CANON_W - c1: CANON_W - c0][::-1, ::-1] if turned \
-                else self._face[r0:r1, c0:c1]
-            return np.ascontiguousarray(part)
-        # Canonical (x, y) -> region (x - c0, y - r0), or turned: (W - 1 - c0 - x, H - 1 - r0 - y).
-        sign = -1.0 if turned else 1.0
-        shift = np.array([[sign, 0.0, (CANON_W - 1 - c0) if turned else -c0],
-                          [0.0, sign, (CANON_H - 1 - r0) if turned else -r0],
-                          [0.0, 0.0, 1.0]])
-        return _warp(self._frame, shift @ self._m, (c1 - c0, r1 - r0))
-
-
-def warp_window(frame: np.ndarray, corners: Sequence[tuple[float, float]]) -> np.ndarray:
-    """The calibrated quadrilateral (clockwise from top-left) warped to the canonical card view."""
-    return warp_quad(check_image(frame), parse_window(corners))
 
 
 def find_card(frame: np.ndarray) -> np.ndarray | None:

@@ -21,6 +21,7 @@ import numpy as np
 from faro_box.cards import FULL_DECK, RANKS, SUITS, Card, Rank, Suit
 from faro_box.errors import VisionError
 from faro_box.vision import glyphs
+from faro_box.vision.canonical import CANON_H, CANON_W, CardView, check_image, parse_window
 from faro_box.vision.features import (
     IndexFeatures,
     face_feature,
@@ -43,15 +44,7 @@ from faro_box.vision.learned_reader import (
     decide,
     scores,
 )
-from faro_box.vision.locate import (
-    CANON_H,
-    CANON_W,
-    CardView,
-    check_image,
-    find_card,
-    is_whole_picture,
-    parse_window,
-)
+from faro_box.vision.locate import find_card, is_whole_picture
 from faro_box.vision.nearest import ClassTemplates, similarity
 from faro_box.vision.pips import (
     UPPER_PIPS_WHOLE,

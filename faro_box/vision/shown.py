@@ -23,7 +23,7 @@ import numpy as np
 
 from faro_box.cards import Card
 from faro_box.errors import VisionError
-from faro_box.vision.locate import check_image
+from faro_box.vision.canonical import check_image
 from faro_box.vision.track import CardReader
 
 _LOOK_W, _LOOK_H = 160, 120

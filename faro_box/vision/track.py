@@ -51,7 +51,8 @@ import numpy as np
 
 from faro_box.cards import DECK_SIZE, FULL_DECK, Card
 from faro_box.errors import VisionError
-from faro_box.vision.locate import apply_gains, balance_gains, check_image, parse_window, warp_window
+from faro_box.vision.balance import apply_gains, balance_gains
+from faro_box.vision.canonical import check_image, parse_window, warp_window
 
 VIEW_W, VIEW_H = 100, 140  # the window, warped upright at about half the camera's scale
 _EDGE = 3  # view pixels along the window's edge that motion detection ignores

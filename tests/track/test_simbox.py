@@ -8,7 +8,7 @@ import pytest
 
 from faro_box.cards import FULL_DECK
 from faro_box.devices.camera_sim import write_video
-from faro_box.vision.locate import warp_window
+from faro_box.vision.canonical import warp_window
 from faro_box.vision.sim.simbox import EMPTY, Expect, SimBox
 
 

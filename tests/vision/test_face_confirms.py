@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from faro_box.cards import RANKS, SUITS, Card, Rank, Suit
+from faro_box.vision.canonical import CardView
 from faro_box.vision.learned_reader import GENERIC, Scores
-from faro_box.vision.locate import CardView
 from faro_box.vision.reader import FaceCues, Reader, Reading, confirmed, face_cues
 from faro_box.vision.sim.render import CardStyle, PipShape, render_card
 from faro_box.vision.sim.simbox import SimBox

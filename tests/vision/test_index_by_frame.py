@@ -8,7 +8,8 @@ import numpy as np
 
 from faro_box.cards import Card, Rank, Suit
 from faro_box.vision import glyphs
-from faro_box.vision.locate import CardView, whole_card
+from faro_box.vision.canonical import CardView
+from faro_box.vision.locate import whole_card
 from faro_box.vision.reader import ClassicalReader
 from faro_box.vision.sim.render import render_card
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from faro_box.cards import Card
-from faro_box.vision.locate import CardView
+from faro_box.vision.canonical import CardView
 from faro_box.vision.reader import ClassicalReader, Reader
 from faro_box.vision.sim.render import render_card
 

@@ -17,9 +17,9 @@ from vision_frames import near_miss, scene
 from faro_box.cards import FULL_DECK, Card, Rank
 from faro_box.commands.vision import enroll_views
 from faro_box.errors import VisionError
+from faro_box.vision.canonical import warp_quad
 from faro_box.vision.learned import IndexNet
 from faro_box.vision.learned_deck import Mode
-from faro_box.vision.locate import warp_quad
 from faro_box.vision.profile import DeckProfile
 from faro_box.vision.reader import Method, Reader
 from faro_box.vision.sim import casts, synth

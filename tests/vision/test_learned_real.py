@@ -10,8 +10,8 @@ import cv2
 import pytest
 
 from faro_box.commands.vision import enroll_views, load_labels
+from faro_box.vision.canonical import parse_window, warp_quad
 from faro_box.vision.learned_deck import Mode
-from faro_box.vision.locate import parse_window, warp_quad
 from faro_box.vision.reader import Reader
 from faro_box.vision.sim.casts import pi_camera
 

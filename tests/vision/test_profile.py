@@ -13,7 +13,7 @@ from vision_frames import scene
 
 from faro_box.cards import FULL_DECK, Card
 from faro_box.errors import VisionError
-from faro_box.vision.locate import warp_quad
+from faro_box.vision.canonical import warp_quad
 from faro_box.vision.profile import (
     PROFILE_VERSION,
     DeckProfile,

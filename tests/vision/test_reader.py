@@ -8,7 +8,8 @@ from vision_frames import near_miss, scene
 
 from faro_box.cards import FULL_DECK, Card
 from faro_box.errors import VisionError
-from faro_box.vision.locate import CANON_H, CANON_W, find_card, warp_window
+from faro_box.vision.canonical import CANON_H, CANON_W, warp_window
+from faro_box.vision.locate import find_card
 from faro_box.vision.reader import Reader, Reading
 from faro_box.vision.sim import synth
 

@@ -18,7 +18,8 @@ import cv2
 import numpy as np
 
 from faro_box.cards import FULL_DECK, Card
-from faro_box.vision.locate import apply_gains, check_image
+from faro_box.vision.balance import apply_gains
+from faro_box.vision.canonical import check_image
 from faro_box.vision.sim.simbox import _CARD_H, _CARD_W, SimBox
 
 

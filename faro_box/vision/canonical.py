@@ -1,0 +1,101 @@
+"""The canonical view of a card: an upright face CANON_W×CANON_H whose top-left corner holds an
+index, warped from a calibrated window or from the outline find mode found, and the checks on
+the images and windows that come in."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from faro_box.errors import VisionError
+
+CANON_W, CANON_H = 200, 280
+_CANON_DST = np.array([[0, 0], [CANON_W - 1, 0], [CANON_W - 1, CANON_H - 1], [0, CANON_H - 1]], np.float32)
+
+
+def check_image(image: object) -> np.ndarray:
+    """The image as HxWx3 uint8 BGR (a grey image is widened), or a VisionError saying why not."""
+    if not isinstance(image, np.ndarray):
+        raise VisionError(f"an image must be a numpy array, not {type(image).__name__!r}")
+    if image.dtype != np.uint8:
+        raise VisionError(f"an image must be uint8, not {str(image.dtype)!r}")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim != 3 or image.shape[2] not in (3, 4) or min(image.shape[:2]) < 16:
+        raise VisionError(f"an image must be HxWx3 and at least 16 pixels a side, not {image.shape!r}")
+    if image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    return image
+
+
+def parse_window(corners: Sequence[Sequence[float]] | Sequence[float]) -> np.ndarray:
+    """Four (x, y) corners clockwise from top-left (or 8 numbers) as a 4×2 float32 array."""
+    try:
+        arr = np.asarray(corners, np.float32).reshape(4, 2)
+    except (ValueError, TypeError):
+        raise VisionError(f"a window is 4 corners x1,y1,...,x4,y4, not {corners!r}") from None
+    if not np.all(np.isfinite(arr)):
+        raise VisionError(f"a window's corners must be finite numbers, not {corners!r}")
+    area = cv2.contourArea(arr)
+    if area < 64:
+        raise VisionError(f"the window {arr.ravel().tolist()!r} encloses no area (corners repeated or in a line)")
+    # Shoelace sign in image coordinates (y down): positive means clockwise on screen.
+    x, y = arr[:, 0], arr[:, 1]
+    if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:
+        raise VisionError(f"the window {arr.ravel().tolist()!r} runs anticlockwise: give the corners "
+                          "clockwise from the top-left")
+    return arr
+
+
+def warp_quad(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    return _warp(frame, _canon_matrix(quad), (CANON_W, CANON_H))
+
+
+def _canon_matrix(quad: np.ndarray) -> np.ndarray:
+    return cv2.getPerspectiveTransform(np.asarray(quad, np.float32), _CANON_DST)
+
+
+def _warp(frame: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    return cv2.warpPerspective(frame, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+class CardView:
+    """A card located in a frame, warped to the canonical view only where a reader looks.
+
+    The index corners are a fifth of the face and the pips a half: warping just those, and the
+    rest only when a reader asks for the whole face, is most of a whole warp saved per frame.
+    """
+
+    __slots__ = ("_face", "_frame", "_m")
+
+    def __init__(self, frame: np.ndarray, quad: np.ndarray) -> None:
+        self._frame, self._m = frame, _canon_matrix(quad)
+        self._face: np.ndarray | None = None
+
+    def face(self) -> np.ndarray:
+        """The whole canonical face (warp_quad's result)."""
+        if self._face is None:
+            self._face = _warp(self._frame, self._m, (CANON_W, CANON_H))
+        return self._face
+
+    def region(self, rows: tuple[int, int], cols: tuple[int, int], *, turned: bool = False) -> np.ndarray:
+        """``face()[r0:r1, c0:c1]``; ``turned``: the same rectangle of the face turned half way
+        round (``face()[H-r1:H-r0, W-c1:W-c0][::-1, ::-1]``), warped on its own."""
+        (r0, r1), (c0, c1) = rows, cols
+        if self._face is not None:
+            part = self._face[CANON_H - r1: CANON_H - r0, CANON_W - c1: CANON_W - c0][::-1, ::-1] if turned \
+                else self._face[r0:r1, c0:c1]
+            return np.ascontiguousarray(part)
+        # Canonical (x, y) -> region (x - c0, y - r0), or turned: (W - 1 - c0 - x, H - 1 - r0 - y).
+        sign = -1.0 if turned else 1.0
+        shift = np.array([[sign, 0.0, (CANON_W - 1 - c0) if turned else -c0],
+                          [0.0, sign, (CANON_H - 1 - r0) if turned else -r0],
+                          [0.0, 0.0, 1.0]])
+        return _warp(self._frame, shift @ self._m, (c1 - c0, r1 - r0))
+
+
+def warp_window(frame: np.ndarray, corners: Sequence[tuple[float, float]]) -> np.ndarray:
+    """The calibrated quadrilateral (clockwise from top-left) warped to the canonical card view."""
+    return warp_quad(check_image(frame), parse_window(corners))
