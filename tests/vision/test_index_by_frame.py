@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from faro_box.cards import Card, Rank, Suit
 from faro_box.vision import glyphs
 from faro_box.vision.canonical import CardView
 from faro_box.vision.locate import whole_card
-from faro_box.vision.reader import ClassicalReader
+from faro_box.vision.reader import ClassicalReader, Reader
 from faro_box.vision.sim.render import render_card
 
 COURTS = [Card(rank, suit) for rank in (Rank.JACK, Rank.QUEEN, Rank.KING) for suit in Suit]
@@ -66,3 +67,16 @@ def test_a_rank_glyph_the_frame_touches_is_not_cut_from_it():
         x = clean.rank_box.x0 - 1
         cv2.line(corner, (x, clean.rank_box.y0), (x, corner.shape[0] - 1), (60, 40, 30), 2)
         assert glyphs.find_index(corner) is None, card
+
+
+@pytest.mark.shared_data
+@pytest.mark.slow
+def test_a_real_jack_whose_club_touches_the_frame_is_read(shared_data):
+    """A Bicycle jack of clubs (bicycle-brown-table, a set nothing here was tuned on): its index's
+    club sits against the court's frame line. The templates see the index, and the box's joint
+    reading names the card."""
+    image = cv2.imread(str(shared_data / "bicycle-brown-table" / "images" / "Jclubs.jpg"))
+    view = Reader().locate(image)
+    assert view is not None
+    assert ClassicalReader().read_view(view).candidates
+    assert Reader().read(image).card == Card.parse("JC")
