@@ -41,13 +41,12 @@ from real_sets import CONDITIONS, DATA, SETS, Item, RealSet, load  # noqa: E402
 from faro_box.cards import Card, Rank  # noqa: E402
 from faro_box.commands.vision import enroll_views  # noqa: E402
 from faro_box.errors import VisionError  # noqa: E402
-from faro_box.vision.canonical import CardView, parse_window, warp_quad  # noqa: E402
+from faro_box.vision.canonical import CardView, View, parse_window, warp_quad  # noqa: E402
 from faro_box.vision.index_patch import corner_patch  # noqa: E402
 from faro_box.vision.learned import IndexNet, NetOutput  # noqa: E402
 from faro_box.vision.learned_deck import LearnedDeck, Mode  # noqa: E402
 from faro_box.vision.learned_reader import Acceptance, Scores, scores  # noqa: E402
 from faro_box.vision.locate import find_card, is_whole_picture  # noqa: E402
-from faro_box.vision.profile import View  # noqa: E402
 from faro_box.vision.reader import (  # noqa: E402
     SECOND_LOOK,
     ClassicalReader,

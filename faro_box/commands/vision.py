@@ -22,9 +22,9 @@ import numpy as np
 from faro_box.cards import FULL_DECK, Card, Rank
 from faro_box.devices.image_files import read_image
 from faro_box.errors import CardError, VisionError
-from faro_box.vision.canonical import parse_window, warp_quad
+from faro_box.vision.canonical import View, parse_window, warp_quad
 from faro_box.vision.locate import find_card
-from faro_box.vision.profile import DeckProfile, View, build_profile, sample_from_view
+from faro_box.vision.profile import DeckProfile, build_profile, sample_from_view
 from faro_box.vision.reader import Method, Reader
 
 
@@ -142,7 +142,7 @@ def enroll_views(seen: Sequence[tuple[Card, np.ndarray]], *, view: str, name: st
 
     from faro_box.vision.learned import shipped_net
     from faro_box.vision.learned_deck import Mode, learn_deck, missing
-    from faro_box.vision.profile import Sample, View, learned_only_profile
+    from faro_box.vision.profile import Sample, learned_only_profile
 
     v = View(view)
     if not seen:

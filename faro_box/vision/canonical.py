@@ -1,15 +1,24 @@
 """The canonical view of a card: an upright face CANON_W×CANON_H whose top-left corner holds an
-index, warped from a calibrated window or from the outline find mode found, and the checks on
-the images and windows that come in."""
+index, warped from a calibrated window or from the outline find mode found; what a camera shows
+(a whole face or an index corner); and the checks on the images and windows that come in."""
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 
 import cv2
 import numpy as np
 
 from faro_box.errors import VisionError
+
+
+class View(enum.Enum):
+    """What the camera shows: a whole card face, or a close-up of the index corner only."""
+
+    FACE = "face"
+    CORNER = "corner"
+
 
 CANON_W, CANON_H = 200, 280
 _CANON_DST = np.array([[0, 0], [CANON_W - 1, 0], [CANON_W - 1, CANON_H - 1], [0, CANON_H - 1]], np.float32)

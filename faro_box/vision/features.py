@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from faro_box.vision import glyphs
-from faro_box.vision.canonical import CANON_H, CANON_W, CardView
-
-if TYPE_CHECKING:
-    from faro_box.vision.profile import View
+from faro_box.vision.canonical import CANON_H, CANON_W, CardView, View
 
 FACE_SHAPE = (56, 40)
 # The index sits in the top-left of the canonical face; a margin lets a loose warp still hold it.
@@ -66,8 +62,6 @@ def corner_regions(face: np.ndarray) -> list[np.ndarray]:
 
 
 def read_index_region(image: np.ndarray, view: View, *, which: int = 0) -> glyphs.Index | None:
-    from faro_box.vision.profile import View
-
     if view is View.CORNER:
         return glyphs.find_index(image)
     region = corner_regions(image)[which]

@@ -18,9 +18,10 @@ import cv2
 import numpy as np
 
 from faro_box.cards import Card, Rank, Suit
+from faro_box.vision.canonical import View
 from faro_box.vision.features import index_features
 from faro_box.vision.glyphs import find_index
-from faro_box.vision.profile import DeckProfile, Sample, View, build_profile, sample_from_view
+from faro_box.vision.profile import DeckProfile, Sample, build_profile, sample_from_view
 from faro_box.vision.sim.render import ENGLISH, render_card
 
 GLYPH_ATLAS = "generic_glyphs.npz"

@@ -8,7 +8,6 @@ and every suit thirteen.
 
 from __future__ import annotations
 
-import enum
 import io
 import zipfile
 from collections.abc import Iterable, Sequence
@@ -21,6 +20,7 @@ import numpy as np
 from faro_box.cards import FULL_DECK, RANKS, SUITS, Card, Suit
 from faro_box.errors import VisionError
 from faro_box.vision import glyphs
+from faro_box.vision.canonical import View
 from faro_box.vision.features import IndexFeatures, face_feature, index_features
 from faro_box.vision.index_patch import IndexWindow
 from faro_box.vision.learned import EMBED
@@ -28,13 +28,6 @@ from faro_box.vision.learned_deck import LearnedDeck, Mode
 
 PROFILE_VERSION = 3  # 3: the learned reader's deck (window, prototypes)
 _MAGIC = "faro-box deck profile"
-
-
-class View(enum.Enum):
-    """What the camera shows: a whole card face, or a close-up of the index corner only."""
-
-    FACE = "face"
-    CORNER = "corner"
 
 
 @dataclass(frozen=True, eq=False)

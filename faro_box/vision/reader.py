@@ -21,7 +21,7 @@ import numpy as np
 from faro_box.cards import FULL_DECK, RANKS, SUITS, Card, Rank, Suit
 from faro_box.errors import VisionError
 from faro_box.vision import glyphs
-from faro_box.vision.canonical import CANON_H, CANON_W, CardView, check_image, parse_window
+from faro_box.vision.canonical import CANON_H, CANON_W, CardView, View, check_image, parse_window
 from faro_box.vision.features import (
     IndexFeatures,
     face_feature,
@@ -54,7 +54,7 @@ from faro_box.vision.pips import (
     first_pip,
     pip_area,
 )
-from faro_box.vision.profile import DeckProfile, View, generic_profile
+from faro_box.vision.profile import DeckProfile, generic_profile
 
 
 @dataclass(frozen=True, slots=True)

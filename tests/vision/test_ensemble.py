@@ -14,10 +14,10 @@ from vision_frames import scene
 
 from faro_box.cards import FULL_DECK
 from faro_box.errors import VisionError
-from faro_box.vision.canonical import warp_quad
+from faro_box.vision.canonical import View, warp_quad
 from faro_box.vision.learned import EMBED, IndexNet
 from faro_box.vision.learned_deck import Mode, learn_deck
-from faro_box.vision.profile import DeckProfile, View, learned_only_profile
+from faro_box.vision.profile import DeckProfile, learned_only_profile
 from faro_box.vision.reader import Reader
 from faro_box.vision.sim import synth
 from faro_box.vision.sim.render import RUSSIAN, render_card

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from faro_box.commands.vision import enroll, evaluate, load_labels
-from faro_box.vision.profile import View
+from faro_box.vision.canonical import View
 from faro_box.vision.reader import Reader
 
 pytestmark = [pytest.mark.shared_data, pytest.mark.slow]
