@@ -8,6 +8,8 @@ Pi camera's colour cast and under glare.
 
 from __future__ import annotations
 
+import csv
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,32 +52,26 @@ class RealSet:
         labels = load_labels(DATA / self.name / "labels.csv")
         out = [Item(lb.path, lb.card, lb.rank, lb.empty, lb.group) for lb in labels]
         if self.name == "tabletop-ranks":
-            import csv
-            with (DATA / self.name / "labels.csv").open() as f:
-                rows = list(csv.DictReader(f))
-            boxes = {str(DATA / self.name / r["path"]): tuple(int(r[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-                     for r in rows}
-            out = [Item(i.path, i.card, i.rank, i.empty, i.group, boxes[str(i.path)]) for i in out]  # type: ignore[arg-type]
+            boxes = {path: tuple(int(r[k]) for k in ("xmin", "ymin", "xmax", "ymax")) for path, r in self._rows().items()}
+            out = [dataclasses.replace(i, box=boxes[str(i.path)]) for i in out]  # type: ignore[arg-type]
         if self.name == "odd-deck-table-crops":
-            import csv
-            with (DATA / self.name / "labels.csv").open() as f:
-                games = {str(DATA / self.name / r["path"]): r["game"] for r in csv.DictReader(f)}
-            out = [Item(i.path, i.card, i.rank, i.empty, games[str(i.path)]) for i in out]
+            rows = self._rows()
+            out = [dataclasses.replace(i, group=rows[str(i.path)]["game"]) for i in out]
         if self.name == "sportsdirect-deck":
-            import csv
-            with (DATA / self.name / "labels.csv").open() as f:
-                single = {str(DATA / self.name / r["path"]) for r in csv.DictReader(f) if r["kind"] == "single"}
+            rows = self._rows()
             # Its single-card photos show a card on a table, two of them small in the picture.
-            out = [Item(i.path, i.card, i.rank, i.empty, i.group, whole=str(i.path) not in single) for i in out]
+            out = [dataclasses.replace(i, whole=rows[str(i.path)]["kind"] != "single") for i in out]
         return out
+
+    def _rows(self) -> dict[str, dict[str, str]]:
+        """The set's labels.csv rows, by the image's full path: the columns load_labels leaves out."""
+        with (DATA / self.name / "labels.csv").open() as f:
+            return {str(DATA / self.name / r["path"]): r for r in csv.DictReader(f)}
 
     def _slot_items(self) -> list[Item]:
         """The joker is no card of the deck: like an empty slot, the reader must name no card."""
-        import csv
-        with (DATA / self.name / "labels.csv").open() as f:
-            rows = list(csv.DictReader(f))
         out = []
-        for r in rows:
+        for r in self._rows().values():
             text = r["card"].strip().upper()
             card = None if text in ("NONE", "JOKER") else Card.parse(text)
             out.append(Item(DATA / self.name / r["path"], card, card.rank if card else None, card is None,

@@ -72,7 +72,7 @@ def test_a_rank_glyph_the_frame_touches_is_not_cut_from_it():
 @pytest.mark.shared_data
 @pytest.mark.slow
 def test_a_real_jack_whose_club_touches_the_frame_is_read(shared_data):
-    """A Bicycle jack of clubs (bicycle-brown-table, a set nothing here was tuned on): its index's
+    """The Bicycle jack of clubs (bicycle-brown-table) the second look was written for: its index's
     club sits against the court's frame line. The templates see the index, and the box's joint
     reading names the card."""
     image = cv2.imread(str(shared_data / "bicycle-brown-table" / "images" / "Jclubs.jpg"))
