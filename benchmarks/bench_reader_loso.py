@@ -45,7 +45,7 @@ from faro_box.vision.canonical import CardView, View, parse_window, warp_quad  #
 from faro_box.vision.index_patch import corner_patch  # noqa: E402
 from faro_box.vision.learned import IndexNet, NetOutput  # noqa: E402
 from faro_box.vision.learned_deck import LearnedDeck, Mode  # noqa: E402
-from faro_box.vision.learned_reader import Acceptance, Scores, scores  # noqa: E402
+from faro_box.vision.learned_reader import Acceptance, Scores, named_by_each_corner, scores  # noqa: E402
 from faro_box.vision.locate import find_card, is_whole_picture  # noqa: E402
 from faro_box.vision.reader import (  # noqa: E402
     SECOND_LOOK,
@@ -136,11 +136,13 @@ def both(reader: Reader, r: Record, t: float, temperature: float | None = None, 
     if r.second is None:
         reading = reader.decide(s, Acceptance(t, t))
     else:
-        reading = joined(reader.decide(s, Acceptance(t, t)), r.second)
+        reading = joined(reader.decide(s, Acceptance(t, t)), r.second,
+                         each_corner=named_by_each_corner(s, Acceptance(t, t)))
         if reading.card is None and r.again is not None and len(s.rank):
             seen = Scores(np.concatenate([s.rank, r.again.rank]), np.concatenate([s.suit, r.again.suit]),
                           np.concatenate([s.no_index, r.again.no_index]))
-            again = joined(reader.decide(seen, Acceptance(t, t)), r.second)
+            again = joined(reader.decide(seen, Acceptance(t, t)), r.second,
+                           each_corner=named_by_each_corner(seen, Acceptance(t, t)))
             reading = again if again.card is not None else reading
         if reading.card is None and r.face is not None and len(s.rank):
             reading = confirmed(reading, s, r.second, r.face, Acceptance(t, t))

@@ -123,6 +123,30 @@ def decide(s: Scores, accept: Acceptance) -> Decision:
                     SUITS[s_i] if suit_ok else None, why)
 
 
+def named_by_each_corner(s: Scores, accept: Acceptance) -> Card | None:
+    """The card two or more read corners each name on their own, its rank and its suit each over
+    ``accept`` in every one of them; None where fewer corners were read or any falls short.
+
+    >>> import numpy as np
+    >>> sure_queen = np.zeros((2, 13)); sure_queen[:, 11] = (0.95, 0.9)
+    >>> hearts = np.tile([0.0, 0.97, 0.03, 0.0], (2, 1))
+    >>> str(named_by_each_corner(Scores(sure_queen, hearts, np.zeros(2)), Acceptance(0.85, 0.85)))
+    'QH'
+    >>> sure_queen[1, [10, 11]] = (0.2, 0.8)
+    >>> named_by_each_corner(Scores(sure_queen, hearts, np.zeros(2)), Acceptance(0.85, 0.85)) is None
+    True
+    >>> named_by_each_corner(Scores(sure_queen[:1], hearts[:1], np.zeros(2)), Acceptance(0.5, 0.5)) is None
+    True
+    """
+    if len(s.rank) < 2:
+        return None
+    ranks, suits = set(s.rank.argmax(axis=1).tolist()), set(s.suit.argmax(axis=1).tolist())
+    if len(ranks) > 1 or len(suits) > 1 or s.rank.max(axis=1).min() < accept.rank \
+            or s.suit.max(axis=1).min() < accept.suit:
+        return None
+    return CARDS_BY_SCORE_INDEX[4 * ranks.pop() + suits.pop()]
+
+
 # The index's first guess that the face may confirm: more likely than every other guess together.
 FACE_CONFIRMS = 0.5
 BLACK_SUITS = (SUITS.index(Suit.SPADES), SUITS.index(Suit.CLUBS))  # score indices

@@ -42,6 +42,7 @@ from faro_box.vision.learned_reader import (
     Scores,
     confirmed_by_face,
     decide,
+    named_by_each_corner,
     scores,
 )
 from faro_box.vision.locate import find_card, is_whole_picture
@@ -176,17 +177,17 @@ class Reader:
             return learned, seen
         assert self._classical is not None
         classical = self._classical.read(image) if view is None else self._classical.read_view(view)
-        reading = joined(learned, classical)
+        reading = joined(learned, classical, each_corner=named_by_each_corner(first, self.accept))
         if reading.card is None and len(first.rank) and self.second_look and self.deck is None \
                 and view is not None and self.method is Method.JOINT:
             # A second look, only where the first saw an index and abstained: the index read
             # again in windows a little smaller, larger and set in from the corner, every one of
             # them and both corners agreeing (a deck prints its index a little off the default).
             more = self.scores(self.patches(image, view, SECOND_LOOK))
-            again = joined(self._decided(Scores(np.concatenate([first.rank, more.rank]),
-                                                np.concatenate([first.suit, more.suit]),
-                                                np.concatenate([first.no_index, more.no_index])), view),
-                           classical)
+            both = Scores(np.concatenate([first.rank, more.rank]), np.concatenate([first.suit, more.suit]),
+                          np.concatenate([first.no_index, more.no_index]))
+            again = joined(self._decided(both, view), classical,
+                           each_corner=named_by_each_corner(both, self.accept))
             if again.card is not None:
                 return again, seen
         if reading.card is None and len(first.rank) and self.deck is None and view is not None \
@@ -264,17 +265,22 @@ OVERRULE_NETWORK = 0.75
 SECOND_LOOK = (IndexWindow(0.0, 0.0, 0.4), IndexWindow(0.0, 0.0, 0.6), IndexWindow(0.02, 0.02, 0.5))
 
 
-def joined(learned: Reading, classical: Reading) -> Reading:
-    """Method.JOINT: one reading from the network's and the templates' of the same card."""
+def joined(learned: Reading, classical: Reading, *, each_corner: Card | None = None) -> Reading:
+    """Method.JOINT: one reading from the network's and the templates' of the same card.
+    ``each_corner``: the card every corner the network read names on its own, sure
+    (learned_reader.named_by_each_corner)."""
     card = learned.card
     if card is not None:
         if classical.card == card:
             return learned
         # Alone, the network's card stands where the templates saw the index and are unsure of
         # it without contradicting it; where they found no index at all, it may be covered, and
-        # a half-covered index is where the network alone misreads (a Q cut to a J).
-        alone = (classical.card is None and bool(classical.candidates)
-                 and classical.rank in (None, card.rank) and classical.suit in (None, card.suit))
+        # a half-covered index is where the network alone misreads (a Q cut to a J), unless each
+        # corner names it on its own, sure: a thumb or the card above hides one corner, and a
+        # small camera's blurred index, which the templates cannot find, is no cover.
+        alone = classical.card is None and (
+            (bool(classical.candidates) and classical.rank in (None, card.rank) and classical.suit in (None, card.suit))
+            or (not classical.candidates and each_corner == card))
         if alone:
             return learned
         why = (f"the learned reader read {card}, the classical one {classical.card}" if classical.card

@@ -41,6 +41,22 @@ def test_one_reading_from_both(net: Reading, templates: Reading, expected: str |
         assert reading.why and reading.confidence < 0.5
 
 
+@pytest.mark.parametrize(("each_corner", "expected"), [
+    ("QH", "QH"),  # every corner read names it, sure: the templates cannot find a small index
+    (None, None),  # one corner read, or one unsure: the index may be covered
+    ("QD", None),  # the corners name another card than the reading: never taken
+])
+def test_templates_that_saw_no_index_let_a_card_each_corner_names_stand(each_corner: str | None,
+                                                                         expected: str | None) -> None:
+    reading = joined(learned("QH", "QH"), classical(None), each_corner=C(each_corner) if each_corner else None)
+    assert reading.card == (C(expected) if expected else None)
+
+
+def test_each_corner_never_overrules_templates_that_saw_the_index() -> None:
+    assert joined(learned("QH", "QH"), classical("QD", "QD"), each_corner=C("QH")).card is None
+    assert joined(learned("QH", "QH"), classical(None, "JH", rank=Rank.JACK), each_corner=C("QH")).card is None
+
+
 def test_a_disagreement_names_both_cards_and_offers_them() -> None:
     reading = joined(learned("QH", "QH", "KH"), classical("QD", "QD"))
     assert "QH" in reading.why and "QD" in reading.why

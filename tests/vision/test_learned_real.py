@@ -9,10 +9,11 @@ from __future__ import annotations
 import cv2
 import pytest
 
+from faro_box.cards import Card
 from faro_box.commands.vision import enroll_views, load_labels
-from faro_box.vision.canonical import parse_window, warp_quad
+from faro_box.vision.canonical import CardView, parse_window, warp_quad
 from faro_box.vision.learned_deck import Mode
-from faro_box.vision.reader import Reader
+from faro_box.vision.reader import ClassicalReader, Reader
 from faro_box.vision.sim.casts import pi_camera
 
 pytestmark = [pytest.mark.shared_data, pytest.mark.slow]
@@ -92,3 +93,15 @@ def test_the_second_look_reads_what_the_first_was_unsure_of_and_no_card_wrongly(
                 missed.append(label.path.name)
         assert wrong == [] and missed == [], name
 
+
+
+@pytest.mark.parametrize(("frame", "card"), [("logdata/CK", "KC"), ("log_white_led/C9", "9C"),
+                                             ("log_white_led/H2", "2H")])
+def test_a_small_cameras_card_the_templates_see_no_index_on_is_read_from_both_corners(shared_data, frame, card):
+    """ov7670-slot's 128×128 frames (the card given, turned a quarter): the templates find no
+    index, and the network names the card in each corner on its own, sure."""
+    image = cv2.imread(str(shared_data / "ov7670-slot" / "images" / f"{frame}.jpg"))
+    h, w = image.shape[:2]
+    window = [w - 1, 0, w - 1, h - 1, 0, h - 1, 0, 0]  # the card's top-left at the frame's top-right
+    assert not ClassicalReader().read_view(CardView(image, parse_window(window))).candidates
+    assert Reader().read(image, window=window).card == Card.parse(card)
