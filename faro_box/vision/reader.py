@@ -13,12 +13,13 @@ import enum
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TypeVar
 
 import cv2
 import numpy as np
 
-from faro_box.cards import FULL_DECK, RANKS, SUITS, Card, Rank, Suit
+from faro_box.cards import FULL_DECK, RANKS, SUITS, Card, Colour, Rank, Suit
 from faro_box.errors import VisionError
 from faro_box.vision import glyphs
 from faro_box.vision.canonical import CANON_H, CANON_W, CardView, View, check_image, parse_window
@@ -474,6 +475,10 @@ class ClassicalReader:
         if pips is not None and card.rank <= Rank.TEN and pips != int(card.rank):
             return Reading(None, min(confidence, 0.49), candidates, present=True,
                            why=f"{pips} pips contradict the face")
+        if card.rank > Rank.TEN and not p.has_index and (named := court_pip_suits(face) - {card.suit}):
+            # A court's figure is the same for every suit of its colour; its corner pip is not.
+            return Reading(None, min(confidence, 0.49), candidates, present=True,
+                           why=f"the corner pip names {'/'.join(sorted(s.value for s in named))}, not the face's {card.suit.value}")
         pip = pip_feature(face) if card.rank <= Rank.TEN else None
         if len(p.pip_feats) and pip is not None:
             # The face picks the card; the pip's own shape must pick the same suit, clearly.
@@ -487,6 +492,39 @@ class ClassicalReader:
         if confidence >= 0.5:
             return Reading(card, confidence, candidates, present=True, rank=card.rank, suit=card.suit)
         return Reading(None, confidence, candidates, present=True, why="face unsure")
+
+
+# Where a deck with no index prints its suit on a court: the face's top-left corner, a pip
+# touching the corner's inner sides not taken (first_pip).
+COURT_PIP_CORNER = (0.0, 0.3, 0.0, 0.3)
+
+
+@lru_cache(maxsize=1)
+def _index_pips() -> ClassTemplates:
+    """The generic profile's index pips, whole: the shapes of the four suits in many typefaces."""
+    p = generic_profile()
+    return ClassTemplates(p.suit_feats["whole"], p.suit_labels, 4, 0)
+
+
+def court_pip_suits(face: np.ndarray) -> set[Suit]:
+    """The suits a court's corner pips name, where they name one clearly: by their shape against
+    the generic index pips (sure, as the templates' line), or for a black pip by its outline
+    (glyphs.pip_growth). Both corners (the face either way up), an unclear pip naming nothing."""
+    if face.shape[:2] != (CANON_H, CANON_W):
+        face = cv2.resize(face, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+    named: set[Suit] = set()
+    for upright in (face, np.ascontiguousarray(face[::-1, ::-1])):
+        pip = first_pip(upright, COURT_PIP_CORNER)
+        if pip is None:
+            continue
+        i, conf = _pick(_index_pips().best(glyphs.glyph_feature(pip, glyphs.SUIT_SHAPE)[None]),
+                        ClassicalReader.SUIT_ACCEPT)
+        if conf >= 0.5:
+            named.add(SUITS[i])
+        elif SUITS[i].colour is Colour.BLACK and (growth := glyphs.pip_growth(pip)) is not None \
+                and (outline := _outline(growth)) is not None:
+            named.add(outline)
+    return named
 
 
 def _confidence(best: float, runner_up: float, accept: tuple[float, float]) -> float:

@@ -192,3 +192,28 @@ def test_blurred_red_indices_are_read_in_the_box():
     assert all(r.card is not None and str(r.card) == card for card, r in read.items()), read
     assert unseen == {"6D", "9H", "7H"}
     assert all(read[card].confidence > 0.5 for card in unseen)
+
+
+def _corner_pipped(card: Card) -> np.ndarray:
+    """An index-less face with a small suit pip in two opposite corners, as the real index-less
+    deck prints one on every card, courts too."""
+    from faro_box.vision.sim.render import INDEXLESS, draw_pip
+
+    face = render_card(card, style=INDEXLESS)
+    h, w = face.shape[:2]
+    ink = INDEXLESS.ink(card.colour)
+    draw_pip(face, card.suit, (0.13 * w, 0.12 * h), 0.11 * w, ink)
+    turned = np.ascontiguousarray(face[::-1, ::-1])
+    draw_pip(turned, card.suit, (0.13 * w, 0.12 * h), 0.11 * w, ink)
+    return np.ascontiguousarray(turned[::-1, ::-1])
+
+
+@pytest.mark.parametrize("card", [Card(r, s) for r in (Rank.JACK, Rank.QUEEN, Rank.KING) for s in SUITS], ids=str)
+def test_a_courts_corner_pip_names_its_suit(card: Card) -> None:
+    from faro_box.vision.reader import court_pip_suits
+
+    face = _corner_pipped(card)
+    assert court_pip_suits(face) == {card.suit}
+    assert court_pip_suits(np.ascontiguousarray(face[::-1, ::-1])) == {card.suit}  # dealt the other way up
+    small = face[::2, ::2]  # a smaller picture of the same face
+    assert court_pip_suits(small) == {card.suit}
