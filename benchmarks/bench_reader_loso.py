@@ -82,8 +82,13 @@ class Record:
     again: Scores | None = None  # the generic joint reading's second look: the windows of vision.reader.SECOND_LOOK
     face: FaceCues | None = None  # the found card's pips and body pip, where the joint reading is generic
     turned: Record | None = None  # end to end: the found card turned a quarter (vision.reader.turned_quarter)
+    # What the joint reading's network gives, beside the templates' reading (Reader.index_output):
+    # the ensemble's first member alone where it is all but certain of the card they name.
+    joint: Scores | None = None
 
-    def at(self, temperature: float | None) -> Scores | None:
+    def at(self, temperature: float | None, *, joint: bool = False) -> Scores | None:
+        if joint and self.joint is not None and (temperature is None or self.deck is None):
+            return self.joint
         if temperature is None or self.out is None or self.deck is None:
             return self.scores
         return scores(self.out, dataclasses.replace(self.deck, temperature=temperature), Acceptance(0.5, 0.5))
@@ -133,7 +138,7 @@ def both(reader: Reader, r: Record, t: float, temperature: float | None = None, 
     the card turned a quarter where the network saw no index (Reader.read)."""
     if r.classical:
         return outcome(reader, r, t, temperature)
-    s = r.at(temperature)
+    s = r.at(temperature, joint=True)
     if s is None:
         return None, None
     if r.second is None:
@@ -252,13 +257,16 @@ def record_at(reader: Reader, item: Item, image: np.ndarray, quad: np.ndarray | 
     if patches is None or reader.net is None:
         return Record(item, None, second=second)
     raw = reader.net(patches)
+    # As the box's joint reading asks the network, beside the templates' reading.
+    joint = None if second is None or reader.deck is not None else scores(reader.index_output(patches, second),
+                                                                           None, reader.accept)
     again = face = None
     if quad is not None and reader.deck is None and second is not None:
         wider = reader.patches(image, CardView(image, quad), SECOND_LOOK)
         again = scores(reader.net(wider), None, reader.accept)
         face = face_cues(CardView(image, quad))
     return Record(item, scores(raw, reader.deck, reader.accept), out=raw, deck=reader.deck, second=second,
-                  again=again, face=face)
+                  again=again, face=face, joint=joint)
 
 
 def split(s: RealSet, items: list[Item]) -> tuple[list[Item], list[Item], bool]:

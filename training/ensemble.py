@@ -1,6 +1,7 @@
 """Join several trained index networks into one ONNX file that reads as their average.
 
     python training/ensemble.py A.onnx B.onnx ... --out faro_box/vision/data
+    python training/ensemble.py --split OUT/index_net.onnx --out faro_box/vision/data
 
 Networks trained alike from different seeds disagree on the cards none of them has seen, and
 where one is sure of a wrong card the others seldom are: their average probability is the
@@ -9,6 +10,11 @@ and suit logits whose softmax is the members' mean probability, then every membe
 embedding side by side scaled by 1/sqrt(n), so that the joined embedding is a unit vector and
 its cosine similarity is the members' mean cosine similarity. Needs the `train` extra (onnx).
 Writes index_net.onnx and index_net.json (the members' own records, and this command).
+
+``--split JOINED`` cuts a joined file in two, the same weights: its first member alone
+(index_net_first.onnx) and the others joined (index_net_rest.onnx). The box ships the pair: a
+generic reading asks the first member, and the others only where it is unsure
+(faro_box.vision.learned.IndexNet.probabilities). index_net.json beside them gains the command.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import argparse
 import hashlib
 import json
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -115,13 +122,79 @@ def join(models: list) -> object:
     return model
 
 
+def members(joined) -> list:  # noqa: ANN001 - onnx is imported lazily
+    """The members of a file ``join`` wrote, each a network of its own (the very weights the
+    joined file holds); ValueError where it is no such file, or one whose members are joined."""
+    from onnx import TensorProto, helper, shape_inference
+
+    found = sorted({int(m.group(1)) for n in joined.graph.node if (m := re.match(r"m(\d+)_", n.name))})
+    if len(found) < 2 or found != list(range(len(found))):
+        raise ValueError("not networks joined by training/ensemble.py")
+    # Each member's own output is what join's slices of its rank are cut from.
+    outputs = {n.output[0]: n.input[0] for n in joined.graph.node if n.op_type == "Slice"}
+    shapes = {v.name: v.type.tensor_type.shape for v in shape_inference.infer_shapes(joined).graph.value_info}
+    for i in found:
+        shape = shapes.get(outputs.get(f"m{i}_rank", ""))
+        if shape is None or len(shape.dim) != 2:
+            raise ValueError("not networks joined by training/ensemble.py")
+        if shape.dim[1].dim_value != RANK_CLASSES + 4 + EMBED:
+            raise ValueError("its members are joined networks themselves: split those first")
+    out = []
+    for i in found:
+        prefix = f"m{i}_"
+        nodes = [n for n in joined.graph.node if n.name.startswith(prefix)]
+        used = {name for n in nodes for name in n.input}
+        graph = helper.make_graph(
+            nodes, f"index_net_member{i}",
+            [helper.make_tensor_value_info(INPUT, TensorProto.FLOAT, ["n", 3, 64, 64])],
+            [helper.make_tensor_value_info(outputs[f"m{i}_rank"], TensorProto.FLOAT, ["n", RANK_CLASSES + 4 + EMBED])],
+            [t for t in joined.graph.initializer if t.name in used])
+        model = helper.make_model(graph, opset_imports=list(joined.opset_import))
+        model.ir_version = joined.ir_version
+        out.append(model)
+    return out
+
+
+def split(path: Path, out: Path) -> str:
+    """Write ``path``'s first member and its other members joined into ``out``; what was done."""
+    import onnx
+
+    try:
+        joined = onnx.load(str(path))
+    except Exception as exc:  # noqa: BLE001 - onnx's parser raises protobuf's own errors
+        raise ValueError(f"not an ONNX file onnx can read ({type(exc).__name__})") from None
+    parts = members(joined)
+    onnx.checker.check_model(parts[0])
+    rest = join(parts[1:])  # checked there
+    out.mkdir(parents=True, exist_ok=True)
+    onnx.save(parts[0], str(out / "index_net_first.onnx"))
+    onnx.save(rest, str(out / "index_net_rest.onnx"))
+    meta = path.with_suffix(".json")
+    record = json.loads(meta.read_text()) if meta.is_file() else {}
+    record["split"] = f"python training/ensemble.py --split OUT/{path.name} --out DIR"
+    (out / "index_net.json").write_text(json.dumps(record, indent=2) + "\n")
+    return f"split {len(parts)} networks into {out / 'index_net_first.onnx'} and {out / 'index_net_rest.onnx'}"
+
+
 def main() -> int:
     import onnx
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("members", nargs="+", type=Path, help="trained networks (index_net*.onnx), each with its .json")
-    ap.add_argument("--out", type=Path, required=True, help="folder for index_net.onnx and index_net.json")
+    ap.add_argument("members", nargs="*", type=Path, help="trained networks (index_net*.onnx), each with its .json")
+    ap.add_argument("--split", type=Path, metavar="JOINED",
+                    help="cut this joined network into its first member and the others joined")
+    ap.add_argument("--out", type=Path, required=True, help="folder for the network files and index_net.json")
     args = ap.parse_args()
+    if args.split is not None:
+        if args.members:
+            ap.error("--split takes no networks to join")
+        if not args.split.is_file():
+            ap.error(f"{str(args.split)!r}: no such file")
+        try:
+            print(split(args.split, args.out))
+        except (ValueError, onnx.checker.ValidationError) as exc:
+            ap.error(f"{str(args.split)!r}: {exc}")
+        return 0
     if len(args.members) < 2:
         ap.error("name at least two networks to join")
     records = []

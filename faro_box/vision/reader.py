@@ -32,7 +32,7 @@ from faro_box.vision.features import (
     view_index,
 )
 from faro_box.vision.index_patch import IndexWindow, corner_patch, face_patches
-from faro_box.vision.learned import IndexNet, shipped_net
+from faro_box.vision.learned import IndexNet, NetOutput, settled, shipped_net
 from faro_box.vision.learned_deck import Mode
 from faro_box.vision.learned_reader import (
     BLACK_SUITS,
@@ -171,13 +171,14 @@ class Reader:
     def _look(self, image: np.ndarray, view: CardView | None) -> tuple[Reading, bool]:
         """The reading of the card at ``view``, and whether the network saw an index in any of
         its corners."""
-        first = self.scores(self.patches(image, view))
-        seen = bool(len(first.rank))
-        learned = self._decided(first, view)
         if self.method is Method.LEARNED:
-            return learned, seen
+            first = self.scores(self.patches(image, view))
+            return self._decided(first, view), bool(len(first.rank))
         assert self._classical is not None
         classical = self._classical.read(image) if view is None else self._classical.read_view(view)
+        first = self.scores(self.patches(image, view), classical)
+        seen = bool(len(first.rank))
+        learned = self._decided(first, view)
         reading = joined(learned, classical, each_corner=named_by_each_corner(first, self.accept))
         if reading.card is None and len(first.rank) and self.second_look and self.deck is None \
                 and view is not None and self.method is Method.JOINT:
@@ -234,10 +235,27 @@ class Reader:
             windows = (self.deck.window if self.deck is not None else IndexWindow(),)
         return np.stack([p for w in windows for p in face_patches(view, w)])
 
-    def scores(self, patches: np.ndarray) -> Scores:
+    def scores(self, patches: np.ndarray, classical: Reading | None = None) -> Scores:
+        """What the network makes of ``patches``; ``classical``: the templates' reading of the
+        same card, where the joint reading has it (index_output)."""
+        return scores(self.index_output(patches, classical), self.deck, self.accept)
+
+    def index_output(self, patches: np.ndarray, classical: Reading | None = None) -> NetOutput:
+        """The network's output for ``patches``: a deck's prototypes live in the whole ensemble's
+        embedding; the generic heads take the ensemble's first member alone where it is all but
+        certain of the very card the templates (``classical``) name, two readers agreeing, and
+        the whole ensemble everywhere else (a member alone is sometimes sure of a wrong card)."""
         if self.net is None:
             raise VisionError("this reader reads by the classical templates, not the learned network")
-        return scores(self.net(patches), self.deck, self.accept)
+        if self.deck is not None:
+            return self.net(patches)
+        named = classical.card if classical is not None else None
+
+        def enough(first: NetOutput) -> bool:
+            card = settled(first)
+            return named is not None and card is not None and CARDS_BY_SCORE_INDEX[4 * card[0] + card[1]] == named
+
+        return self.net.probabilities(patches, enough)
 
     def decide(self, s: Scores, accept: Acceptance | None = None) -> Reading:
         d = decide(s, accept or self.accept)

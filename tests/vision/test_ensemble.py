@@ -1,8 +1,10 @@
 """Networks joined by training/ensemble.py read as their average, through cv2.dnn as the box runs
-them, and a deck enrolled in the joined embedding reads by its prototypes."""
+them, a joined file split in two reads as the joined one, and a deck enrolled in the joined
+embedding reads by its prototypes."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from importlib import resources
@@ -27,7 +29,8 @@ onnx = pytest.importorskip("onnx", reason="the test extra installs onnx; trainin
 
 
 def _shipped() -> bytes:
-    return resources.files("faro_box.vision").joinpath("data/index_net.onnx").read_bytes()
+    """One trained network: the shipped ensemble's first member."""
+    return resources.files("faro_box.vision").joinpath("data/index_net_first.onnx").read_bytes()
 
 
 def _other(tmp_path: Path) -> Path:
@@ -66,6 +69,45 @@ def test_joined_networks_read_as_the_members_mean(tmp_path):
     assert np.allclose(np.linalg.norm(j.embedding, axis=1), 1.0, atol=1e-5)
     assert np.allclose(j.embedding @ j.embedding[0], ((x.embedding @ x.embedding[0]) + (y.embedding @ y.embedding[0])) / 2,
                        atol=1e-5)
+
+
+def _ensemble(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(REPO / "training" / "ensemble.py"), *argv],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_a_joined_network_split_in_two_reads_as_the_joined_one(tmp_path):
+    joined, shipped, other = _joined(tmp_path)
+    (tmp_path / "joined" / "index_net.json").write_text('{"ensemble": 2}')
+    out = _ensemble("--split", str(tmp_path / "joined" / "index_net.onnx"), "--out", str(tmp_path / "split"))
+    assert out.returncode == 0, out.stderr
+    first = (tmp_path / "split" / "index_net_first.onnx").read_bytes()
+    assert first[:2] != b"PK"
+    split = IndexNet(first, rest=(tmp_path / "split" / "index_net_rest.onnx").read_bytes())
+    alone = IndexNet(shipped.read_bytes())
+    assert split.embed == joined.embed and split.fingerprint != joined.fingerprint
+    patches = np.random.default_rng(5).integers(0, 256, (6, 64, 64, 3), dtype=np.uint8)
+    a, b, c = joined(patches), split(patches), alone(patches)
+    for got, want in ((b.rank, a.rank), (b.suit, a.suit), (b.embedding, a.embedding), (split.probabilities(patches, lambda _: False).rank,
+                                                                                         a.rank)):
+        assert np.allclose(got, want, atol=1e-5)
+    assert not np.allclose(b.rank, c.rank, atol=1e-3)  # the whole, not its first member
+    record = json.loads((tmp_path / "split" / "index_net.json").read_text())
+    assert record["ensemble"] == 2 and record["split"].startswith("python training/ensemble.py --split")
+
+
+def test_splitting_what_is_no_joined_network_is_refused(tmp_path):
+    shipped = tmp_path / "shipped.onnx"
+    shipped.write_bytes(_shipped())
+    text = tmp_path / "notes.onnx"
+    text.write_text("not a network")
+    for path, says in ((shipped, "not networks joined"), (text, "not an ONNX file"),
+                       (tmp_path / "nope.onnx", "no such file")):
+        out = _ensemble("--split", str(path), "--out", str(tmp_path / "s"))
+        assert out.returncode == 2 and says in out.stderr and "Traceback" not in out.stderr, out.stderr
+        assert not (tmp_path / "s").exists()
+    out = _ensemble("--split", str(shipped), str(shipped), "--out", str(tmp_path / "s"))
+    assert out.returncode == 2 and "takes no networks" in out.stderr and not (tmp_path / "s").exists()
 
 
 def test_joining_one_network_or_a_missing_file_is_refused(tmp_path):

@@ -17,8 +17,9 @@ from vision_frames import near_miss, scene
 from faro_box.cards import FULL_DECK, Card, Rank
 from faro_box.commands.vision import enroll_views
 from faro_box.errors import VisionError
-from faro_box.vision.canonical import warp_quad
-from faro_box.vision.learned import IndexNet
+from faro_box.vision.canonical import CardView, warp_quad
+from faro_box.vision.index_patch import face_patches
+from faro_box.vision.learned import EMBED, IndexNet, settled, shipped_net
 from faro_box.vision.learned_deck import Mode
 from faro_box.vision.profile import DeckProfile
 from faro_box.vision.reader import Method, Reader
@@ -43,20 +44,47 @@ def read_deck(reader: Reader, style, seed: int, *, find: bool = False, tilt: flo
 
 
 def test_the_shipped_network_is_onnx_that_cv2_dnn_loads():
-    data = resources.files("faro_box.vision").joinpath("data/index_net.onnx").read_bytes()
-    assert data[:2] != b"PK" and len(data) < 2_000_000  # a small ONNX protobuf, not an archive
-    net = cv2.dnn.readNetFromONNX(np.frombuffer(data, np.uint8))
-    net.setInput(np.zeros((2, 3, 64, 64), np.float32))
-    record = json.loads(resources.files("faro_box.vision").joinpath("data/index_net.json").read_text())
-    # How it was made: one training run, or several joined (training/ensemble.py), each recorded.
+    data = resources.files("faro_box.vision").joinpath("data")
+    record = json.loads(data.joinpath("index_net.json").read_text())
+    # How it was made: one training run, or several joined (training/ensemble.py), each recorded,
+    # and split into the first member and the others joined.
     members = record.get("members", [record])
-    assert net.forward().shape == (2, 14 + 4 + 64 * len(members))
-    if len(members) > 1:
-        assert record["command"].startswith("python training/ensemble.py") and record["ensemble"] == len(members)
-        assert len({m["sha256"] for m in members}) == len(members)
+    widths = {"index_net_first.onnx": 1, "index_net_rest.onnx": len(members) - 1}
+    for name, joined in widths.items():
+        onnx = data.joinpath(name).read_bytes()
+        assert onnx[:2] != b"PK" and len(onnx) < 2_000_000  # a small ONNX protobuf, not an archive
+        net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx, np.uint8))
+        net.setInput(np.zeros((2, 3, 64, 64), np.float32))
+        assert net.forward().shape == (2, 14 + 4 + 64 * joined), name
+    assert len(members) > 1 and record["split"].startswith("python training/ensemble.py --split")
+    assert record["command"].startswith("python training/ensemble.py") and record["ensemble"] == len(members)
+    assert len({m["sha256"] for m in members}) == len(members)
     for m in members:
         assert m["command"].startswith("nice -n 10 python training/train_reader.py") and "seed" in m
         assert m["code"].startswith("commit ")
+
+
+def test_the_first_member_alone_reads_only_the_card_the_templates_name_too():
+    """Reader.index_output: the ensemble's first member alone where it is all but certain of the
+    card the glyph templates name; the whole ensemble where they name another card or none, or
+    where the first member is unsure (a thumb over half the index)."""
+    reader, card = Reader(), Card.parse("QH")
+    clean, quad = scene(card, seed=7700, style=ENGLISH)
+    view = CardView(clean, quad)
+    templates = reader._classical.read_view(view)  # noqa: SLF001 - the joint reading's own templates
+    assert templates.card == card
+    patches = np.stack(face_patches(view))
+    whole = shipped_net()(patches)
+    quick = reader.index_output(patches, templates)
+    assert settled(quick) == (11, 1) and quick.embedding.shape[1] == EMBED < whole.embedding.shape[1]
+    for other in (dataclasses.replace(templates, card=Card.parse("QD")), dataclasses.replace(templates, card=None), None):
+        asked = reader.index_output(patches, other)
+        assert asked.embedding.shape[1] == whole.embedding.shape[1] and np.allclose(asked.rank, whole.rank, atol=1e-6)
+    covered, quad = near_miss(card, "index half covered", seed=7701, covers=NEAR_MISSES, blur=0.0)
+    patches = np.stack(face_patches(CardView(covered, quad)))
+    unsure = reader.index_output(patches, templates)
+    first_alone = shipped_net().probabilities(patches, lambda _: True)
+    assert settled(first_alone) is None and unsure.embedding.shape[1] == whole.embedding.shape[1]
 
 
 def test_a_damaged_network_is_refused():
