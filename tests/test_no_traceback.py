@@ -3,6 +3,7 @@ a non-zero exit, and never a traceback; the other inputs of the run are still pr
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import select
@@ -16,6 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from table_scripts import sample_script
 
 from faro_box.cards import Card
 from faro_box.cli import COMMANDS
@@ -51,6 +53,21 @@ def test_a_negative_baccarat_demo_seed_is_one_line():
 
 def test_a_negative_simulated_camera_seed_is_one_line():
     one_error_line(faro_box("track", "sim:-1"), "'sim:-1'")
+
+
+@pytest.mark.parametrize("args", [("vision", "read"), ("settle", "-")], ids=["vision read", "settle"])
+def test_a_reader_gone_away_ends_a_command_quietly(card_photo, args):
+    """`faro-box vision read *.jpg | head -1`: the pipe closed before the command writes."""
+    argv = [*args, str(card_photo)] if args[0] == "vision" else list(args)
+    proc = subprocess.Popen([sys.executable, "-m", "faro_box.cli", *argv], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    proc.stdout.close()
+    script = json.dumps(sample_script()).encode() if args[0] == "settle" else b""
+    _, err = proc.communicate(script, timeout=120)
+    text = err.decode("utf-8", "replace")
+    assert "Traceback" not in text and "BrokenPipeError" not in text and "Exception ignored" not in text, text
+    assert proc.returncode == 1
 
 
 def test_pin_without_a_terminal_is_one_line():

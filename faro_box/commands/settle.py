@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import IO, Any
@@ -23,16 +22,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        return _run(args)
-    except BrokenPipeError:
-        # The reader went away (`| head`): stop quietly like any Unix filter, and keep Python
-        # from complaining again when it flushes stdout at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
-
-
-def _run(args: argparse.Namespace) -> int:
     source: str = args.script
     if args.lines:
         stream = _open(source)
