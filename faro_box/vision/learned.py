@@ -127,7 +127,7 @@ class IndexNet:
     def run_prepared(self, x: np.ndarray) -> NetOutput:
         """``x``: patches as ``prepare`` gives them, (n, 3, PATCH, PATCH) float32."""
         x = np.ascontiguousarray(x, np.float32)
-        first = _output(_run(self._first, x), self.embed if self._rest is None else EMBED)
+        first = self._first_output(x)
         return first if self._rest is None else self._whole(first, x)
 
     def probabilities(self, patches: np.ndarray, enough: Callable[[NetOutput], bool]) -> NetOutput:
@@ -136,10 +136,14 @@ class IndexNet:
         first member's work not done again). Where the first member's alone, its embedding is
         that member's: no deck's prototypes apply to it."""
         x = np.ascontiguousarray(prepare(patches), np.float32)
-        first = _output(_run(self._first, x), self.embed if self._rest is None else EMBED)
+        first = self._first_output(x)
         if self._rest is None or enough(first):
             return first
         return self._whole(first, x)
+
+    def _first_output(self, x: np.ndarray) -> NetOutput:
+        """The first file's output: the whole network, or a split ensemble's first member."""
+        return _output(_run(self._first, x), self.embed if self._rest is None else EMBED)
 
     def _whole(self, first: NetOutput, x: np.ndarray) -> NetOutput:
         """The split ensemble's reading as the joined file gives it: the members' mean
