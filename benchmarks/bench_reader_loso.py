@@ -32,6 +32,7 @@ import argparse
 import dataclasses
 import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +51,7 @@ from faro_box.vision.learned import IndexNet, NetOutput  # noqa: E402
 from faro_box.vision.learned_deck import ENROL, LearnedDeck, Mode  # noqa: E402
 from faro_box.vision.learned_reader import ENROLLED, Acceptance, Scores, named_by_each_corner, scores  # noqa: E402
 from faro_box.vision.locate import find_card, is_whole_picture  # noqa: E402
+from faro_box.vision.pips import count_pips_whole  # noqa: E402
 from faro_box.vision.reader import (  # noqa: E402
     SECOND_LOOK,
     ClassicalReader,
@@ -85,6 +87,13 @@ class Record:
     # What the joint reading's network gives, beside the templates' reading (Reader.index_output):
     # the ensemble's first member alone where it is all but certain of the card they name.
     joint: Scores | None = None
+    # The found card's pip count, asked where one corner alone names a pip card (Reader.decide);
+    # shown: whether there is a card face to count (not a corner close-up).
+    pips: int | None = None
+    shown: bool = False
+
+    def counted(self) -> Callable[[], int | None] | None:
+        return (lambda: self.pips) if self.shown else None
 
     def at(self, temperature: float | None, *, joint: bool = False) -> Scores | None:
         if joint and self.joint is not None and (temperature is None or self.deck is None):
@@ -124,7 +133,7 @@ def outcome(reader: Reader, r: Record, t: float, temperature: float | None = Non
     s = r.at(temperature)
     if s is None:
         return None, None
-    reading = reader.decide(s, Acceptance(t, t))
+    reading = reader.decide(s, Acceptance(t, t), pips=r.counted())
     if reading.card is None and not len(s.rank) and r.turned is not None:
         card, rank = outcome(reader, r.turned, t, temperature)
         if card is not None:
@@ -142,14 +151,14 @@ def both(reader: Reader, r: Record, t: float, temperature: float | None = None, 
     if s is None:
         return None, None
     if r.second is None:
-        reading = reader.decide(s, Acceptance(t, t))
+        reading = reader.decide(s, Acceptance(t, t), pips=r.counted())
     else:
-        reading = joined(reader.decide(s, Acceptance(t, t)), r.second,
+        reading = joined(reader.decide(s, Acceptance(t, t), pips=r.counted()), r.second,
                          each_corner=named_by_each_corner(s, Acceptance(t, t)))
         if reading.card is None and r.again is not None and len(s.rank):
             seen = Scores(np.concatenate([s.rank, r.again.rank]), np.concatenate([s.suit, r.again.suit]),
                           np.concatenate([s.no_index, r.again.no_index]))
-            again = joined(reader.decide(seen, Acceptance(t, t)), r.second,
+            again = joined(reader.decide(seen, Acceptance(t, t), pips=r.counted()), r.second,
                            each_corner=named_by_each_corner(seen, Acceptance(t, t)))
             reading = again if again.card is not None else reading
         if reading.card is None and r.face is not None and len(s.rank):
@@ -260,13 +269,15 @@ def record_at(reader: Reader, item: Item, image: np.ndarray, quad: np.ndarray | 
     # As the box's joint reading asks the network, beside the templates' reading.
     joint = None if second is None or reader.deck is not None else scores(reader.index_output(patches, second),
                                                                            None, reader.accept)
-    again = face = None
+    again = face = pips = None
     if quad is not None and reader.deck is None and second is not None:
         wider = reader.patches(image, CardView(image, quad), SECOND_LOOK)
         again = scores(reader.net(wider), None, reader.accept)
         face = face_cues(CardView(image, quad))
+    if quad is not None:
+        pips = face.pips if face is not None else count_pips_whole(CardView(image, quad).face())
     return Record(item, scores(raw, reader.deck, reader.accept), out=raw, deck=reader.deck, second=second,
-                  again=again, face=face, joint=joint)
+                  again=again, face=face, joint=joint, pips=pips, shown=quad is not None)
 
 
 def split(s: RealSet, items: list[Item]) -> tuple[list[Item], list[Item], bool]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeVar
@@ -202,17 +202,7 @@ class Reader:
         return reading, seen
 
     def _decided(self, s: Scores, view: CardView | None) -> Reading:
-        reading = self.decide(s)
-        # Patches come in pairs, one from each corner: which corners showed a readable index.
-        corners = {i % 2 for i in np.flatnonzero(s.no_index < self.accept.no_index).tolist()}
-        if reading.card is not None and view is not None and len(corners) == 1 and reading.card.rank <= Rank.TEN:
-            # One corner read (a thumb on the other): the pips, where they can be counted, must
-            # agree, as the classical reader asks; a sure index over the wrong body is refused.
-            pips = count_pips_whole(view.face())
-            if pips is not None and pips != int(reading.card.rank):
-                return Reading(None, min(reading.confidence, 0.49), reading.candidates, present=True,
-                               why=f"{pips} pips contradict the index {reading.card.rank.symbol}")
-        return reading
+        return self.decide(s, pips=None if view is None else lambda: count_pips_whole(view.face()))
 
     def locate(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None,
                ) -> CardView | None:
@@ -257,12 +247,26 @@ class Reader:
 
         return self.net.probabilities(patches, enough)
 
-    def decide(self, s: Scores, accept: Acceptance | None = None) -> Reading:
+    def decide(self, s: Scores, accept: Acceptance | None = None, *,
+               pips: Callable[[], int | None] | None = None) -> Reading:
+        """The reading ``s`` makes at ``accept`` (the reader's own bar where None). ``pips``: the
+        found card's pip count (count_pips_whole), asked for only where one corner alone names a
+        pip card; None where there is no card face to count (a corner close-up)."""
         d = decide(s, accept or self.accept)
         # A card was found (or given) even where no corner shows a readable index; a corner
         # close-up shows a card only where the network sees an index in it.
         present = len(s.no_index) > 1 or bool(len(s.rank))
-        return Reading(d.card, d.confidence, d.candidates, present=present, rank=d.rank, suit=d.suit, why=d.why)
+        reading = Reading(d.card, d.confidence, d.candidates, present=present, rank=d.rank, suit=d.suit, why=d.why)
+        # Patches come in pairs, one from each corner: which corners showed a readable index.
+        corners = {i % 2 for i in np.flatnonzero(s.no_index < self.accept.no_index).tolist()}
+        if reading.card is not None and pips is not None and len(corners) == 1 and reading.card.rank <= Rank.TEN:
+            # One corner read (a thumb on the other): the pips, where they can be counted, must
+            # agree, as the classical reader asks; a sure index over the wrong body is refused.
+            counted = pips()
+            if counted is not None and counted != int(reading.card.rank):
+                return Reading(None, min(reading.confidence, 0.49), reading.candidates, present=True,
+                               why=f"{counted} pips contradict the index {reading.card.rank.symbol}")
+        return reading
 
 
 def turned_quarter(quad: np.ndarray) -> np.ndarray:
