@@ -58,7 +58,7 @@ def scores(out: NetOutput, deck: LearnedDeck | None, accept: Acceptance) -> Scor
     generic_rank = generic_rank / np.maximum(generic_rank.sum(axis=1, keepdims=True), 1e-9)
     generic_suit = out.suit[readable]
     if deck is None:
-        return Scores(generic_rank, generic_suit, out.rank[:, NO_INDEX])
+        return without_torn(Scores(generic_rank, generic_suit, out.rank[:, NO_INDEX]), accept)
     emb = out.embedding[readable]
     rank = _proto_probs(emb, deck.rank_protos, deck.temperature)
     suit = _proto_probs(emb, deck.suit_protos, deck.temperature)
@@ -69,6 +69,40 @@ def scores(out: NetOutput, deck: LearnedDeck | None, accept: Acceptance) -> Scor
         rank /= np.maximum(rank.sum(axis=1, keepdims=True), 1e-12)
         suit /= np.maximum(suit.sum(axis=1, keepdims=True), 1e-12)
     return Scores(rank, suit, out.rank[:, NO_INDEX])
+
+
+# A corner whose first guess of its rank or its suit is less likely than every other guess
+# together is torn: glare across one index leaves the card to the other.
+TORN = 0.5
+
+
+def without_torn(s: Scores, accept: Acceptance) -> Scores:
+    """The corners that say something: where one read corner names its rank and its suit over
+    ``accept``, a torn corner (TORN) is taken as showing no readable index. It is not read as
+    contradicting the sure one, nor pooled with it; the card then rests on fewer corners, which
+    the reader treats as it treats a thumb on the other corner. The generic heads only: an
+    enrolled deck's prototypes are tuned at many bars, and at their low ones a small camera's
+    blurred corner that is torn is what keeps them from naming a wrong card.
+
+    >>> import numpy as np
+    >>> queen = np.zeros((2, 13)); queen[:, 11] = (0.95, 0.4); queen[1, 10] = 0.35
+    >>> hearts = np.tile([0.0, 0.97, 0.03, 0.0], (2, 1))
+    >>> kept = without_torn(Scores(queen, hearts, np.zeros(2)), Acceptance(0.85, 0.85))
+    >>> len(kept.rank), kept.no_index.tolist()
+    (1, [0.0, 1.0])
+    >>> queen[0, 11] = 0.8  # neither corner sure: both still speak
+    >>> len(without_torn(Scores(queen, hearts, np.zeros(2)), Acceptance(0.85, 0.85)).rank)
+    2
+    """
+    if len(s.rank) < 2:
+        return s
+    rank, suit = s.rank.max(axis=1), s.suit.max(axis=1)
+    torn = (rank < TORN) | (suit < TORN)
+    if not torn.any() or not ((rank >= accept.rank) & (suit >= accept.suit)).any():
+        return s
+    no_index = s.no_index.copy()
+    no_index[np.flatnonzero(no_index < accept.no_index)[torn]] = 1.0
+    return Scores(s.rank[~torn], s.suit[~torn], no_index)
 
 
 @dataclass(frozen=True, slots=True)
