@@ -71,14 +71,10 @@ def scores(out: NetOutput, deck: LearnedDeck | None, accept: Acceptance) -> Scor
     return Scores(rank, suit, out.rank[:, NO_INDEX])
 
 
-# A corner whose first guess of its rank or its suit is less likely than every other guess
-# together is torn: glare across one index leaves the card to the other.
-TORN = 0.5
-
-
 def without_torn(s: Scores, accept: Acceptance) -> Scores:
     """The corners that say something: where one read corner names its rank and its suit over
-    ``accept``, a torn corner (TORN) is taken as showing no readable index. It is not read as
+    ``accept``, a torn corner (its first guess of the rank or the suit short of FACE_CONFIRMS,
+    less likely than every other guess together) is taken as showing no readable index. It is not read as
     contradicting the sure one, nor pooled with it; the card then rests on fewer corners, which
     the reader treats as it treats a thumb on the other corner. The generic heads only: an
     enrolled deck's prototypes are tuned at many bars, and at their low ones a small camera's
@@ -97,7 +93,7 @@ def without_torn(s: Scores, accept: Acceptance) -> Scores:
     if len(s.rank) < 2:
         return s
     rank, suit = s.rank.max(axis=1), s.suit.max(axis=1)
-    torn = (rank < TORN) | (suit < TORN)
+    torn = (rank < FACE_CONFIRMS) | (suit < FACE_CONFIRMS)
     if not torn.any() or not ((rank >= accept.rank) & (suit >= accept.suit)).any():
         return s
     no_index = s.no_index.copy()
