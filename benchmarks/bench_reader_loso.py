@@ -51,7 +51,7 @@ from faro_box.vision.learned import IndexNet, NetOutput  # noqa: E402
 from faro_box.vision.learned_deck import ENROL, LearnedDeck, Mode  # noqa: E402
 from faro_box.vision.learned_reader import ENROLLED, Acceptance, Scores, named_by_each_corner, scores  # noqa: E402
 from faro_box.vision.locate import find_card, is_whole_picture  # noqa: E402
-from faro_box.vision.pips import PipCount, pips_shown  # noqa: E402
+from faro_box.vision.pips import count_pips_whole  # noqa: E402
 from faro_box.vision.reader import (  # noqa: E402
     SECOND_LOOK,
     ClassicalReader,
@@ -89,10 +89,10 @@ class Record:
     joint: Scores | None = None
     # The found card's pip count, asked where one corner alone names a pip card (Reader.decide);
     # shown: whether there is a card face to count (not a corner close-up).
-    pips: PipCount | None = None
+    pips: int | None = None
     shown: bool = False
 
-    def counted(self) -> Callable[[], PipCount | None] | None:
+    def counted(self) -> Callable[[], int | None] | None:
         return (lambda: self.pips) if self.shown else None
 
     def at(self, temperature: float | None, *, joint: bool = False) -> Scores | None:
@@ -275,7 +275,7 @@ def record_at(reader: Reader, item: Item, image: np.ndarray, quad: np.ndarray | 
         again = scores(reader.net(wider), None, reader.accept)
         face = face_cues(CardView(image, quad))
     if quad is not None:
-        pips = pips_shown(CardView(image, quad).face())
+        pips = face.pips if face is not None else count_pips_whole(CardView(image, quad).face())
     return Record(item, scores(raw, reader.deck, reader.accept), out=raw, deck=reader.deck, second=second,
                   again=again, face=face, joint=joint, pips=pips, shown=quad is not None)
 

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from faro_box.vision import glyphs
@@ -62,63 +60,6 @@ def count_pips_whole(face: np.ndarray) -> int | None:
         return whole
     (y0, y1), (x0, x1) = pip_area(h, w)
     return _count(glyphs.ink_mask(face[y0:y1, x0:x1], 41, 0.4), largest=1.5)
-
-
-@dataclass(frozen=True, slots=True)
-class PipCount:
-    """The pips a face shows, and whether glare has burnt out enough of it to hide more.
-
-    >>> PipCount(6).contradicts(7), PipCount(6, glared=True).contradicts(7)
-    (True, False)
-    >>> PipCount(8, glared=True).contradicts(7), PipCount(7).contradicts(7)
-    (True, False)
-    """
-
-    seen: int
-    glared: bool = False  # glare_hides_pips: a pip may lie unseen in the burnt-out light
-
-    def contradicts(self, rank: int) -> bool:
-        """Whether the face cannot be a card of ``rank``: more pips than it prints, or fewer
-        where no glare could hide the rest."""
-        return self.seen > rank or (self.seen < rank and not self.glared)
-
-
-def pips_shown(face: np.ndarray) -> PipCount | None:
-    """count_pips_whole, with whether glare may hide more pips than it counts."""
-    seen = count_pips_whole(face)
-    return None if seen is None else PipCount(seen, glare_hides_pips(face))
-
-
-# Glare burns out its heart, ink and paper alike, and fades to the card's own look at its rim;
-# a face photographed too bright is burnt out all over but for its ink, its pips still there.
-BURNT = 250  # every channel at least this: no ink shows through
-GLARE_HEART = 0.15  # the share of the pip area burnt out that could hide a pip
-PAPER_BESIDE = (0.2, 235)  # unburnt paper: at least this share of the face, its median grey at most this
-
-
-def glare_hides_pips(face: np.ndarray) -> bool:
-    """Whether a lamp's reflection has burnt out part of the face's pip area, where a pip may lie
-    unseen: a burnt-out patch beside paper of the card's own, unburnt shade.
-
-    >>> paper = np.full((280, 200, 3), 200, np.uint8)
-    >>> glare_hides_pips(paper)
-    False
-    >>> glared = paper.copy(); glared[60:160, 40:160] = 255
-    >>> glare_hides_pips(glared)
-    True
-    >>> glare_hides_pips(np.full((280, 200, 3), 255, np.uint8))  # too bright all over: no glare
-    False
-    """
-    h, w = face.shape[:2]
-    x0, x1, y0, y1 = (round(WHOLE_PIPS[0] * w), round(WHOLE_PIPS[1] * w), round(WHOLE_PIPS[2] * h),
-                      round(WHOLE_PIPS[3] * h))
-    burnt = face.min(axis=2) >= BURNT
-    if float(burnt[y0:y1, x0:x1].mean()) < GLARE_HEART:
-        return False
-    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
-    paper = grey[(grey >= 150) & ~burnt]  # ink is darker, red ink too
-    share, shade = PAPER_BESIDE
-    return paper.size >= share * grey.size and float(np.median(paper)) <= shade
 
 
 def _count(binary: np.ndarray, left_out: Callable[[int, int, int, int], bool] | None = None, *,

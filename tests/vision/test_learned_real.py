@@ -121,20 +121,3 @@ def test_glare_across_one_index_leaves_the_card_to_the_other(shared_data, name, 
     nothing against the other corner, sure of the card (learned_reader.without_torn)."""
     image = glare(cv2.imread(str(shared_data / name / photo)), glare_at(seed))
     assert Reader().read(image).card == Card.parse(card)
-
-
-# Glare over the pip area (the benchmarks' spot, seeded as above), one index read: glare hid
-# pips, and the face counts fewer than the index's rank.
-GLARE_OVER_PIPS = [("bicycle-brown-table", "images/7diamonds.jpg", 25, "7D"),
-                   ("sportsdirect-deck", "images/crops/7D.jpg", 44, "7D"),
-                   ("sportsdirect-deck", "images/single/test10.jpg", 53, "6D")]
-
-
-@pytest.mark.parametrize(("name", "photo", "seed", "card"), GLARE_OVER_PIPS)
-def test_pips_glare_hid_do_not_contradict_the_index(shared_data, name, photo, seed, card):
-    """Too few pips where glare has burnt out part of the face are no contradiction
-    (pips.glare_hides_pips); the same photo without glare is read as before."""
-    photo_image = cv2.imread(str(shared_data / name / photo))
-    assert Reader().read(photo_image).card == Card.parse(card)
-    assert Reader().read(glare(photo_image, glare_at(seed))).card == Card.parse(card)
-

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 from vision_frames import near_miss, scene
@@ -130,14 +129,9 @@ def test_pips_veto_an_index_that_only_one_corner_shows(reader, index, body, pip_
     face = synth.occlude(face, (0.75, 0.75, 1.0, 1.0), colour=(240, 240, 240), ellipse=False)
     rng = np.random.default_rng(1)
     quad = synth.card_quad(640, 480, 360, 0, (320, 240), 0.03, rng)
-    background = synth.light_background(640, 480, rng)
-    frame = synth.place_card(background, face, quad)
-    # Exposed for a dark table, the card's paper burnt out all over: that is no glare that could
-    # hide a pip (pips.glare_hides_pips), and the pips still veto.
-    too_bright = synth.place_card(background, cv2.convertScaleAbs(face, alpha=1.5, beta=20), quad)
-    for picture in (frame, too_bright):
-        for reading in (reader.read(picture, window=quad), reader.read(picture)):
-            assert reading.card is None and "pips contradict" in reading.why, reading
+    frame = synth.place_card(synth.light_background(640, 480, rng), face, quad)
+    for reading in (reader.read(frame, window=quad), reader.read(frame)):
+        assert reading.card is None and "pips contradict" in reading.why, reading
 
 
 def test_find_card_returns_a_clockwise_portrait_quad():
