@@ -1,6 +1,7 @@
 """Leave-one-set-out: the learned reader on real decks its thresholds never saw.
 
-    python benchmarks/bench_reader_loso.py [--sets a,b] [--calibrate] [--shipped-enrolled-bar] [--net CANDIDATE.onnx]
+    python benchmarks/bench_reader_loso.py [--sets a,b] [--calibrate] [--shipped-enrolled-bar] [--shipped-generic-bar]
+        [--net CANDIDATE.onnx]
 
 For every real set in ../shared/data in turn: the accept threshold is tuned on the other sets
 the network did not train on, all three conditions pooled (the smallest probability that keeps
@@ -23,7 +24,8 @@ know, the generic joint reading of the same card with its own threshold. --calib
 the thresholds over all the sets the network did not train on (what the shipped Acceptance
 values are chosen from). --shipped-enrolled-bar reads the enrolled columns at the box's own bar
 (learned_reader.ENROLLED, at the temperature enrolment gives a deck) instead of one tuned with
-the set left out: the generic columns are the same either way.
+the set left out: the generic columns are the same either way. --shipped-generic-bar reads the
+generic columns at the box's own bar (learned_reader.GENERIC) in the same way.
 """
 
 from __future__ import annotations
@@ -49,9 +51,9 @@ from faro_box.vision.canonical import CardView, View, parse_window, warp_quad  #
 from faro_box.vision.index_patch import corner_patch  # noqa: E402
 from faro_box.vision.learned import IndexNet, NetOutput  # noqa: E402
 from faro_box.vision.learned_deck import ENROL, LearnedDeck, Mode  # noqa: E402
-from faro_box.vision.learned_reader import ENROLLED, Acceptance, Scores, named_by_each_corner, scores  # noqa: E402
+from faro_box.vision.learned_reader import ENROLLED, GENERIC, Acceptance, Scores, named_by_each_corner, scores  # noqa: E402
 from faro_box.vision.locate import find_card, is_whole_picture  # noqa: E402
-from faro_box.vision.pips import count_pips_whole  # noqa: E402
+from faro_box.vision.pips import PipCheck, check_pips  # noqa: E402
 from faro_box.vision.reader import (  # noqa: E402
     SECOND_LOOK,
     ClassicalReader,
@@ -89,11 +91,11 @@ class Record:
     joint: Scores | None = None
     # The found card's pip count, asked where one corner alone names a pip card (Reader.decide);
     # shown: whether there is a card face to count (not a corner close-up).
-    pips: int | None = None
+    pips: PipCheck | None = None
     shown: bool = False
 
-    def counted(self) -> Callable[[], int | None] | None:
-        return (lambda: self.pips) if self.shown else None
+    def counted(self) -> Callable[[], PipCheck] | None:
+        return (lambda: self.pips or PipCheck(None)) if self.shown else None
 
     def at(self, temperature: float | None, *, joint: bool = False) -> Scores | None:
         if joint and self.joint is not None and (temperature is None or self.deck is None):
@@ -275,7 +277,7 @@ def record_at(reader: Reader, item: Item, image: np.ndarray, quad: np.ndarray | 
         again = scores(reader.net(wider), None, reader.accept)
         face = face_cues(CardView(image, quad))
     if quad is not None:
-        pips = face.pips if face is not None else count_pips_whole(CardView(image, quad).face())
+        pips = check_pips(CardView(image, quad).face())
     return Record(item, scores(raw, reader.deck, reader.accept), out=raw, deck=reader.deck, second=second,
                   again=again, face=face, joint=joint, pips=pips, shown=quad is not None)
 
@@ -343,6 +345,8 @@ def main() -> int:
                     "from training/train_reader.py)")
     ap.add_argument("--shipped-enrolled-bar", action="store_true",
                     help="read the enrolled columns at the box's bar, not one tuned with the set left out")
+    ap.add_argument("--shipped-generic-bar", action="store_true",
+                    help="read the generic columns at the box's bar, not one tuned with the set left out")
     args = ap.parse_args()
     if args.net is not None and not args.net.is_file():
         ap.error(f"--net {str(args.net)!r}: no such file")
@@ -422,6 +426,8 @@ def main() -> int:
         t_be = max(t_e, tune(any_enrolled, pool(enr, s.name), temp_e, rule=both))
         if args.shipped_enrolled_bar:
             temp_e, t_e, t_be = ENROL.temperature, ENROLLED.rank, ENROLLED.rank
+        if args.shipped_generic_bar:
+            t_g = t_b = GENERIC.rank
         for m in MODES:
             if (m, "as shot") not in gen[s.name]:
                 continue

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
+from faro_box.cards import Rank
 from faro_box.vision import glyphs
 
 _PIP_AREA = (0.2, 0.8, 0.07, 0.93)  # x0, x1, y0, y1 of the canonical face: the pips, not the indices
@@ -60,6 +62,55 @@ def count_pips_whole(face: np.ndarray) -> int | None:
         return whole
     (y0, y1), (x0, x1) = pip_area(h, w)
     return _count(glyphs.ink_mask(face[y0:y1, x0:x1], 41, 0.4), largest=1.5)
+
+
+@dataclass(frozen=True, slots=True)
+class PipCheck:
+    """What a face's pips say of the rank that one corner's index names alone.
+
+    >>> PipCheck(6).refusal(Rank.SEVEN)
+    '6 pips contradict the index 7'
+    >>> PipCheck(7).refusal(Rank.SEVEN) is None, PipCheck(None).refusal(Rank.SEVEN) is None
+    (True, True)
+    >>> PipCheck(None, glare=True).refusal(Rank.SEVEN)
+    'glare hides the pips that would check the index 7'
+    """
+
+    seen: int | None  # count_pips_whole: None where they cannot be counted
+    glare: bool = False  # glare_over_pips
+
+    def refusal(self, rank: Rank) -> str | None:
+        """Why the face refuses an index of ``rank`` read in one corner alone, or None."""
+        if self.seen is not None:
+            return None if self.seen == int(rank) else f"{self.seen} pips contradict the index {rank.symbol}"
+        # Uncountable for a lamp's glare is not a face with no pips to count: the pips that
+        # would have refused the index of a card sliding over another may lie in the glare.
+        return f"glare hides the pips that would check the index {rank.symbol}" if self.glare else None
+
+
+def check_pips(face: np.ndarray) -> PipCheck:
+    """The face's pips (count_pips_whole) and whether glare burnt out part of them."""
+    return PipCheck(count_pips_whole(face), glare_over_pips(face))
+
+
+BURNT = 250  # every channel at least this: burnt out, no ink shows through
+GLARE_OVER_PIPS = 0.15  # the share of the face's pip area burnt out that could hide a pip
+
+
+def glare_over_pips(face: np.ndarray) -> bool:
+    """Whether glare has burnt out GLARE_OVER_PIPS or more of the face's pip area (WHOLE_PIPS).
+
+    >>> paper = np.full((280, 200, 3), 200, np.uint8)
+    >>> glare_over_pips(paper)
+    False
+    >>> paper[60:160, 40:160] = 255
+    >>> glare_over_pips(paper)
+    True
+    """
+    h, w = face.shape[:2]
+    x0, x1, y0, y1 = (round(WHOLE_PIPS[0] * w), round(WHOLE_PIPS[1] * w), round(WHOLE_PIPS[2] * h),
+                      round(WHOLE_PIPS[3] * h))
+    return float((face[y0:y1, x0:x1].min(axis=2) >= BURNT).mean()) >= GLARE_OVER_PIPS
 
 
 def _count(binary: np.ndarray, left_out: Callable[[int, int, int, int], bool] | None = None, *,

@@ -50,6 +50,8 @@ from faro_box.vision.locate import find_card, is_whole_picture
 from faro_box.vision.nearest import ClassTemplates, similarity
 from faro_box.vision.pips import (
     UPPER_PIPS_WHOLE,
+    PipCheck,
+    check_pips,
     count_pips,
     count_pips_in,
     count_pips_whole,
@@ -202,7 +204,7 @@ class Reader:
         return reading, seen
 
     def _decided(self, s: Scores, view: CardView | None) -> Reading:
-        return self.decide(s, pips=None if view is None else lambda: count_pips_whole(view.face()))
+        return self.decide(s, pips=None if view is None else lambda: check_pips(view.face()))
 
     def locate(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None,
                ) -> CardView | None:
@@ -248,10 +250,10 @@ class Reader:
         return self.net.probabilities(patches, enough)
 
     def decide(self, s: Scores, accept: Acceptance | None = None, *,
-               pips: Callable[[], int | None] | None = None) -> Reading:
+               pips: Callable[[], PipCheck] | None = None) -> Reading:
         """The reading ``s`` makes at ``accept`` (the reader's own bar where None). ``pips``: the
-        found card's pip count (count_pips_whole), asked for only where one corner alone names a
-        pip card; None where there is no card face to count (a corner close-up)."""
+        found card's pips (check_pips), asked for only where one corner alone names a pip card;
+        None where there is no card face to count (a corner close-up)."""
         d = decide(s, accept or self.accept)
         # A card was found (or given) even where no corner shows a readable index; a corner
         # close-up shows a card only where the network sees an index in it.
@@ -262,10 +264,9 @@ class Reader:
         if reading.card is not None and pips is not None and len(corners) == 1 and reading.card.rank <= Rank.TEN:
             # One corner read (a thumb on the other): the pips, where they can be counted, must
             # agree, as the classical reader asks; a sure index over the wrong body is refused.
-            counted = pips()
-            if counted is not None and counted != int(reading.card.rank):
-                return Reading(None, min(reading.confidence, 0.49), reading.candidates, present=True,
-                               why=f"{counted} pips contradict the index {reading.card.rank.symbol}")
+            refusal = pips().refusal(reading.card.rank)
+            if refusal is not None:
+                return Reading(None, min(reading.confidence, 0.49), reading.candidates, present=True, why=refusal)
         return reading
 
 
@@ -454,15 +455,16 @@ class ClassicalReader:
         # Pips are counted only when they can matter: a sure index rank of A–10 on a face view
         # that nothing else has vetoed, and not when both corners named that rank on their own,
         # each far past the margin. With one corner read (a thumb on the other) nothing else
-        # checks its index, and the whole face is counted (count_pips_whole); with both, each
+        # checks its index, and the whole face is counted (check_pips); with both, each
         # corner checks the other, and the pip area alone is counted, as before.
         pips = None
         if view is not None and not why and rank <= Rank.TEN and conf_rank >= 0.5 \
                 and not self._sure_in_each(votes, r_i):
-            pips = (count_pips_whole(view.face()) if len(votes) == 1
-                    else count_pips_in(view.region(*pip_area(CANON_H, CANON_W))))
-        if pips is not None and pips != int(rank):
-            why = why or f"{pips} pips contradict the index {rank.symbol}"
+            pips = (check_pips(view.face()) if len(votes) == 1
+                    else PipCheck(count_pips_in(view.region(*pip_area(CANON_H, CANON_W)))))
+        refusal = pips.refusal(rank) if pips is not None else None
+        if refusal is not None:
+            why = why or refusal
         rank_ok = conf_rank >= 0.5 and "rank" not in why and "pips" not in why
         suit_ok = conf_suit >= 0.5 and not suit_why
         if not why and rank_ok and suit_ok:

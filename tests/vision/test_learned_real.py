@@ -110,7 +110,6 @@ def test_a_small_cameras_card_the_templates_see_no_index_on_is_read_from_both_co
 # Real photos under the benchmarks' glare spot (vision.sim.casts.glare_at, seeded by the photo's
 # place in its set): the glare lies across one index, whose corner reads torn between two cards.
 GLARE_ACROSS_ONE_INDEX = [("phone-wood-table", "images/template/diamonds_11.jpg", 15, "JD"),
-                          ("phone-wood-table", "images/template/spades_8.jpg", 50, "8S"),
                           ("phone-black-pink", "images/8clubs.jpg", 28, "8C"),
                           ("phone-black-pink", "images/Kclubs.jpg", 44, "KC")]
 
@@ -121,3 +120,14 @@ def test_glare_across_one_index_leaves_the_card_to_the_other(shared_data, name, 
     nothing against the other corner, sure of the card (learned_reader.without_torn)."""
     image = glare(cv2.imread(str(shared_data / name / photo)), glare_at(seed))
     assert Reader().read(image).card == Card.parse(card)
+
+
+def test_one_index_over_pips_glare_made_uncountable_is_not_named(shared_data):
+    """phone-wood-table's eight of spades under the glare spot of its place in the set (seed
+    50): one corner reads 8S, the glare tears the other and burns out pips, so nothing checks
+    the one index against the body it lies on (a card sliding over another); the reader asks."""
+    image = glare(cv2.imread(str(shared_data / "phone-wood-table" / "images/template/spades_8.jpg")), glare_at(50))
+    reading = Reader().read(image)
+    assert reading.card is None and "glare hides the pips" in reading.why, reading
+    assert reading.candidates[0] == Card.parse("8S")
+
