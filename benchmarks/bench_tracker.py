@@ -7,6 +7,7 @@
     python benchmarks/bench_tracker.py --memory 100000 # frames of back-to-back deals, RSS sampled
     python benchmarks/bench_tracker.py --view-speed REF # the look at a frame beside commit REF's
     python benchmarks/bench_tracker.py --deals 4 --against OLD.onnx  # CPU per frame with another network too
+    python benchmarks/bench_tracker.py --deals 10 --pause 0.3  # the dealer stops every slide a second, there
 
 Accuracy: every deal is dealt in full (52 cards, the hock taken out, the box empty) with a
 nuisance level drawn at random; a simulated dealer answers each question 15 frames later with
@@ -41,8 +42,8 @@ from faro_box.vision.track import BoxEmpty, CardExposed, CardReader, CardReturne
 ANSWER_AFTER = 15  # frames the simulated dealer takes to answer a question
 
 
-def deal(seed: int, nuisance: float, reader: Reader) -> dict:
-    return run_deal(SimBox(seed=seed, nuisance=nuisance), reader)
+def deal(seed: int, nuisance: float, reader: Reader, pause: float | None = None) -> dict:
+    return run_deal(SimBox(seed=seed, nuisance=nuisance, pause=pause), reader)
 
 
 def run_deal(box: SimBox, reader: CardReader, window: bool = True) -> dict:
@@ -132,15 +133,15 @@ def run_deal(box: SimBox, reader: CardReader, window: bool = True) -> dict:
 _reader: Reader | None = None
 
 
-def _deal_job(job: tuple[int, float]) -> dict:
+def _deal_job(job: tuple[int, float, float | None]) -> dict:
     global _reader
     if _reader is None:
         cv2.setNumThreads(1)
         _reader = Reader()
-    return deal(job[0], job[1], _reader)
+    return deal(job[0], job[1], _reader, job[2])
 
 
-def accuracy(deals: int, seed: int, jobs: int = 1, first: int = 0) -> None:
+def accuracy(deals: int, seed: int, jobs: int = 1, first: int = 0, pause: float | None = None) -> None:
     rng = np.random.default_rng(seed)
     totals = {"frames": 0, "cpu": 0.0, "missed": 0, "duplicated": 0, "wrong": 0, "questions": 0,
               "withdrawn": 0, "returned": 0, "empty": 0}
@@ -149,7 +150,7 @@ def accuracy(deals: int, seed: int, jobs: int = 1, first: int = 0) -> None:
     per_frame: list[float] = []
     slowest = 0.0
     started = time.monotonic()
-    work = [(seed * 1000 + d, float(rng.uniform(0.0, 1.0))) for d in range(first + deals)][first:]
+    work = [(seed * 1000 + d, float(rng.uniform(0.0, 1.0)), pause) for d in range(first + deals)][first:]
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
     results = pool.imap(_deal_job, work) if pool is not None else map(_deal_job, work)
     for d, r in enumerate(results):
@@ -287,8 +288,13 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--view-speed", metavar="GIT_REF", help="time the tracker's look at a frame beside this commit's")
     parser.add_argument("--against", type=Path, metavar="OTHER.onnx",
                         help="deal each deal again with this index network, alternately, and compare CPU per frame")
+    parser.add_argument("--pause", type=float, metavar="SHARE",
+                        help="the dealer stops every slide a second, the thumb on the card, at this share of its "
+                             "travel: the card beneath half uncovered under the leaving card's body")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.pause is not None and not 0.0 < args.pause < 1.0:
+        parser.error(f"--pause {args.pause!r}: a share of the slide, between 0 and 1")
     if args.against is not None and not args.against.is_file():
         parser.error(f"--against {str(args.against)!r}: no such file")
     if args.against:
@@ -302,7 +308,7 @@ def main(argv: list[str]) -> None:
     elif args.memory:
         memory(args.memory, args.seed)
     else:
-        accuracy(args.deals, args.seed, max(1, args.jobs), max(0, args.first))
+        accuracy(args.deals, args.seed, max(1, args.jobs), max(0, args.first), args.pause)
 
 
 if __name__ == "__main__":

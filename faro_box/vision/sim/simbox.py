@@ -35,6 +35,7 @@ _CARD_W, _CARD_H = 172, 240
 _FIELD_SCALE = 8  # light, shadows and the hand's shadow are computed at 1/8 resolution
 _EXPOSURE = 0.88
 _OFF = WIDTH + 60.0  # the thumb's x when the hand is out of the picture
+PAUSE_FRAMES = FPS  # a dealer stopping mid-slide for a second
 _COARSE_LIGHT = 128  # fine=False: light in 1/128 steps (uint8 arithmetic)
 
 
@@ -81,12 +82,15 @@ class SimBox:
     the box, then slides off again; ``still``: the range of frames a card rests in view;
     ``pace`` (0..1]: the share of the frames the hand's moves take (a brisk dealer: fewer
     frames to draw, every move still filmed); ``fine``: camera shake by fractions of a pixel
-    and light in floating point (False: whole pixels and 1/128 steps of light, cheaper to draw).
+    and light in floating point (False: whole pixels and 1/128 steps of light, cheaper to draw);
+    ``pause``: where the dealer stops each slide a second (PAUSE_FRAMES), the thumb on the card,
+    as a share of its travel (None: never), the card beneath half uncovered.
     """
 
     def __init__(self, deck: Sequence[Card] | None = None, *, seed: int = 0, nuisance: float = 0.5,
                  cards: int = DECK_SIZE, slips: Iterable[int] = (), still: tuple[int, int] = (8, 24),
-                 style: CardStyle | None = None, pace: float = 1.0, fine: bool = True) -> None:
+                 style: CardStyle | None = None, pace: float = 1.0, fine: bool = True,
+                 pause: float | None = None) -> None:
         if not 0.0 <= nuisance <= 1.0:
             raise ValueError(f"nuisance must be 0..1, not {nuisance!r}")
         if not 1 <= cards <= DECK_SIZE:
@@ -95,6 +99,9 @@ class SimBox:
             raise ValueError(f"still must be a range (low, high) with 3 <= low <= high, not {still!r}")
         if not 0.0 < pace <= 1.0:
             raise ValueError(f"pace must be in (0, 1], not {pace!r}")
+        if pause is not None and not 0.0 < pause < 1.0:
+            raise ValueError(f"pause must be a share of the slide in (0, 1), not {pause!r}")
+        self.pause = pause
         self.pace = pace
         self.fine = fine
         self.seed = seed
@@ -220,6 +227,8 @@ class SimBox:
         for k in range(1, slide + 1):
             dx = travel * _ease(k / slide)
             self._steps.append(_Step(beneath, top, dx, grip + dx, y))
+            if self.pause is not None and dx < self.pause * travel <= travel * _ease((k + 1) / slide):
+                self._steps += [_Step(beneath, top, dx, grip + dx, y)] * PAUSE_FRAMES
         for k in range(1, 3):  # the hand carries the card away
             self._steps.append(_Step(beneath, top, travel + 60.0 * k, grip + travel + 60.0 * k, y))
 
