@@ -43,8 +43,7 @@ def count_pips_whole(face: np.ndarray) -> int | None:
     where something reaches the border (a frame, a thumb), over the pip area as count_pips, with
     this count's bound on a pip's size."""
     h, w = face.shape[:2]
-    x0, x1, y0, y1 = (round(WHOLE_PIPS[0] * w), round(WHOLE_PIPS[1] * w), round(WHOLE_PIPS[2] * h),
-                      round(WHOLE_PIPS[3] * h))
+    x0, x1, y0, y1 = _whole_region(h, w)
     square, band_x, band_y = _INDEX_CORNER
 
     def index(x: int, y: int, bw: int, bh: int) -> bool:
@@ -107,10 +106,17 @@ def glare_over_pips(face: np.ndarray) -> bool:
     >>> glare_over_pips(paper)
     True
     """
-    h, w = face.shape[:2]
-    x0, x1, y0, y1 = (round(WHOLE_PIPS[0] * w), round(WHOLE_PIPS[1] * w), round(WHOLE_PIPS[2] * h),
-                      round(WHOLE_PIPS[3] * h))
+    x0, x1, y0, y1 = _whole_region(*face.shape[:2])
     return float((face[y0:y1, x0:x1].min(axis=2) >= BURNT).mean()) >= GLARE_OVER_PIPS
+
+
+def _whole_region(h: int, w: int) -> tuple[int, int, int, int]:
+    """x0, x1, y0, y1 of WHOLE_PIPS on an h×w face.
+
+    >>> _whole_region(280, 200)
+    (20, 180, 11, 269)
+    """
+    return round(WHOLE_PIPS[0] * w), round(WHOLE_PIPS[1] * w), round(WHOLE_PIPS[2] * h), round(WHOLE_PIPS[3] * h)
 
 
 def _count(binary: np.ndarray, left_out: Callable[[int, int, int, int], bool] | None = None, *,

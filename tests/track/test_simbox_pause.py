@@ -21,6 +21,12 @@ def test_a_slide_stopped_half_way_names_no_card_but_the_one_on_top(pause):
     assert len({c for _, c in named}) == len(named)
 
 
+@pytest.mark.parametrize("pause", [0.02, 0.98])
+def test_every_slide_stops_wherever_the_pause_lies(pause):
+    plain, paused = SimBox(seed=3, cards=5), SimBox(seed=3, cards=5, pause=pause)
+    assert len(paused) == len(plain) + 4 * PAUSE_FRAMES  # four slides, the last card stays
+
+
 @pytest.mark.parametrize("pause", [0.0, 1.0, -0.2])
 def test_a_pause_outside_the_slide_is_refused(pause):
     with pytest.raises(ValueError, match="pause must be a share of the slide"):

@@ -111,16 +111,9 @@ def test_near_misses_abstain_or_read_right_never_wrong(reader, miss):
     assert wrong == []
 
 
-@pytest.mark.parametrize(("index", "body", "pip_scale"), [
-    ("7H", "6H", 1.0), ("5S", "4S", 1.0), ("9D", "8D", 1.0), ("3C", "2C", 1.0),
-    # large pips that cross the sides of the pip area, as most real decks print them: the face
-    # is counted out to its border
-    ("7H", "6H", 1.5), ("6S", "5S", 1.5), ("7C", "6C", 1.5),
-])
-def test_pips_veto_an_index_that_only_one_corner_shows(reader, index, body, pip_scale):
-    """The index of one card over the pips of another, the other corner covered (the card above
-    sliding off): the one corner read is sure, yet the pips contradict it, so the reader must
-    abstain."""
+def _sliding(index: str, body: str, pip_scale: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A face showing ``index``'s corner index over ``body``'s pips, the other corner covered
+    (the card above sliding off), the quad it lies on and the table under it."""
     from faro_box.vision.sim.render import CardStyle, render_card
 
     style = CardStyle(pip_scale=pip_scale)
@@ -131,7 +124,20 @@ def test_pips_veto_an_index_that_only_one_corner_shows(reader, index, body, pip_
     face = synth.occlude(face, (0.75, 0.75, 1.0, 1.0), colour=(240, 240, 240), ellipse=False)
     rng = np.random.default_rng(1)
     quad = synth.card_quad(640, 480, 360, 0, (320, 240), 0.03, rng)
-    background = synth.light_background(640, 480, rng)
+    return face, quad, synth.light_background(640, 480, rng)
+
+
+@pytest.mark.parametrize(("index", "body", "pip_scale"), [
+    ("7H", "6H", 1.0), ("5S", "4S", 1.0), ("9D", "8D", 1.0), ("3C", "2C", 1.0),
+    # large pips that cross the sides of the pip area, as most real decks print them: the face
+    # is counted out to its border
+    ("7H", "6H", 1.5), ("6S", "5S", 1.5), ("7C", "6C", 1.5),
+])
+def test_pips_veto_an_index_that_only_one_corner_shows(reader, index, body, pip_scale):
+    """The index of one card over the pips of another, the other corner covered (the card above
+    sliding off): the one corner read is sure, yet the pips contradict it, so the reader must
+    abstain."""
+    face, quad, background = _sliding(index, body, pip_scale)
     frame = synth.place_card(background, face, quad)
     for reading in (reader.read(frame, window=quad), reader.read(frame)):
         assert reading.card is None and "pips contradict" in reading.why, reading
@@ -150,17 +156,8 @@ def test_pips_veto_an_index_that_only_one_corner_shows(reader, index, body, pip_
 def test_a_thumb_on_the_body_of_a_card_sliding_over_another_leaves_it_unread(reader, index, body):
     """The index of one card over the body of another, its other corner covered, and a thumb on
     the body: nothing the face shows checks the index, so the reader should not name it."""
-    from faro_box.vision.sim.render import render_card
-
-    shown, pips = render_card(Card.parse(index)), render_card(Card.parse(body))
-    h, w = pips.shape[:2]
-    face = pips.copy()
-    face[: int(0.2 * h), : int(0.2 * w)] = shown[: int(0.2 * h), : int(0.2 * w)]
-    face = synth.occlude(face, (0.75, 0.75, 1.0, 1.0), colour=(240, 240, 240), ellipse=False)
-    face = synth.occlude(face, (0.55, 0.6, 1.0, 1.0))  # the thumb
-    rng = np.random.default_rng(1)
-    quad = synth.card_quad(640, 480, 360, 0, (320, 240), 0.03, rng)
-    frame = synth.place_card(synth.light_background(640, 480, rng), face, quad)
+    face, quad, background = _sliding(index, body)
+    frame = synth.place_card(background, synth.occlude(face, (0.55, 0.6, 1.0, 1.0)), quad)  # the thumb
     assert reader.read(frame, window=quad).card is None
 
 

@@ -84,7 +84,7 @@ class SimBox:
     frames to draw, every move still filmed); ``fine``: camera shake by fractions of a pixel
     and light in floating point (False: whole pixels and 1/128 steps of light, cheaper to draw);
     ``pause``: where the dealer stops each slide a second (PAUSE_FRAMES), the thumb on the card,
-    as a share of its travel (None: never), the card beneath half uncovered.
+    as a share of its travel (None: never), the card beneath part uncovered.
     """
 
     def __init__(self, deck: Sequence[Card] | None = None, *, seed: int = 0, nuisance: float = 0.5,
@@ -224,11 +224,13 @@ class SimBox:
         self._steps += [_Step(top, -1, 0.0, grip, y)] * self._brisk(rest, 0)
         slide = self._brisk(rng.integers(5, 10), 2)
         travel = self._card_span + 90.0
+        before = 0.0
         for k in range(1, slide + 1):
             dx = travel * _ease(k / slide)
             self._steps.append(_Step(beneath, top, dx, grip + dx, y))
-            if self.pause is not None and dx < self.pause * travel <= travel * _ease((k + 1) / slide):
-                self._steps += [_Step(beneath, top, dx, grip + dx, y)] * PAUSE_FRAMES
+            if self.pause is not None and before < self.pause * travel <= dx:
+                self._steps += [_Step(beneath, top, dx, grip + dx, y)] * PAUSE_FRAMES  # the first step past it
+            before = dx
         for k in range(1, 3):  # the hand carries the card away
             self._steps.append(_Step(beneath, top, travel + 60.0 * k, grip + travel + 60.0 * k, y))
 
