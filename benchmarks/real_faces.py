@@ -14,6 +14,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from real_sets import corrected_cards
 
 from faro_box.cards import Card
 from faro_box.vision.canonical import warp_quad
@@ -41,6 +42,7 @@ class Photo:
 
 def photos(name: str, data: Path = DATA) -> list[Photo]:
     """The labelled single-card photos of set ``name`` (jokers and empty slots left out)."""
+    fixed = corrected_cards(name, data)
     out = []
     with open(data / name / "labels.csv", newline="", encoding="utf-8") as f:
         for row in csv.DictReader(f):
@@ -49,7 +51,8 @@ def photos(name: str, data: Path = DATA) -> list[Photo]:
             except ValueError:
                 continue  # JOKER, NONE
             group = row.get("capture_date") or row.get("game") or row.get("kind") or ""
-            out.append(Photo(data / name / row["path"], card, group))
+            path = data / name / row["path"]
+            out.append(Photo(path, fixed.get(path, card), group))
     return out
 
 

@@ -22,6 +22,27 @@ from faro_box.commands.vision import load_labels
 from faro_box.vision.sim.casts import glare, glare_at, pi_camera
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+CORRECTIONS = Path(__file__).resolve().parent / "label_corrections.csv"
+
+
+def corrected_cards(name: str, data: Path = DATA) -> dict[Path, Card]:
+    """The cards of set ``name`` whose label in its labels.csv is wrong, by image path: each row of
+    label_corrections.csv was settled by eye, most where a game of one whole deck names a card
+    twice and another not at all. A row whose label no longer stands in the set is refused, so a
+    corrected set is not corrected twice."""
+    with CORRECTIONS.open(newline="", encoding="utf-8") as f:
+        rows = [r for r in csv.DictReader(f) if r["set"] == name]
+    if not rows:
+        return {}
+    with (data / name / "labels.csv").open(newline="", encoding="utf-8") as f:
+        labelled = {r["path"]: r["card"] for r in csv.DictReader(f)}
+    out = {}
+    for r in rows:
+        if labelled.get(r["path"]) != r["label"]:
+            raise SystemExit(f"{CORRECTIONS.name}: {name}'s {r['path']!r} is labelled "
+                             f"{labelled.get(r['path'])!r}, not {r['label']!r}: the correction no longer fits")
+        out[data / name / r["path"]] = Card.parse(r["card"])
+    return out
 
 
 @dataclass(frozen=True)
@@ -50,7 +71,9 @@ class RealSet:
         if self.name == "ov7670-slot":
             return self._slot_items()
         labels = load_labels(DATA / self.name / "labels.csv")
-        out = [Item(lb.path, lb.card, lb.rank, lb.empty, lb.group) for lb in labels]
+        fixed = corrected_cards(self.name)
+        out = [Item(lb.path, fixed.get(lb.path, lb.card), fixed[lb.path].rank if lb.path in fixed else lb.rank,
+                    lb.empty, lb.group) for lb in labels]
         if self.name == "tabletop-ranks":
             boxes = {path: tuple(int(r[k]) for k in ("xmin", "ymin", "xmax", "ymax")) for path, r in self._rows().items()}
             out = [dataclasses.replace(i, box=boxes[str(i.path)]) for i in out]  # type: ignore[arg-type]
