@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 DOCUMENTED = ["faro_box.cards", "faro_box.rules.faro.layout", "faro_box.rules.faro.beads",
-              "faro_box.rules.baccarat.hands"]
+              "faro_box.rules.baccarat.hands", "faro_box.vision.middle"]
 
 
 @pytest.mark.parametrize("name", DOCUMENTED)

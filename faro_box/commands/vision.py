@@ -142,7 +142,7 @@ def enroll_views(seen: Sequence[tuple[Card, np.ndarray]], *, view: str, name: st
 
     from faro_box.vision.learned import shipped_net
     from faro_box.vision.learned_deck import Mode, learn_deck, missing
-    from faro_box.vision.profile import Sample, learned_only_profile
+    from faro_box.vision.profile import learned_only_profile
 
     v = View(view)
     if not seen:
@@ -163,7 +163,7 @@ def enroll_views(seen: Sequence[tuple[Card, np.ndarray]], *, view: str, name: st
             if deck.mode is Mode.FACE:
                 raise
             return learned_only_profile(name, v, deck)
-        profile = build_profile([Sample(s.card, None, s.face, s.pip) for s in samples], name=name, view=v)
+        profile = build_profile([dataclasses.replace(s, index=None) for s in samples], name=name, view=v)
     return dataclasses.replace(profile, learned=deck)
 
 
@@ -306,8 +306,12 @@ def _cmd_enroll(args: argparse.Namespace) -> int:
     profile.save(args.out)
     deck = profile.learned
     if not profile.has_index:
-        reads = ("the network reads its index, the classical templates its whole faces"
-                 if deck is not None and deck.mode is not Mode.FACE else "it is read by its whole faces only")
+        middles = int(np.count_nonzero(np.abs(profile.middle_feats).sum(axis=1))) if len(profile.middle_feats) else 0
+        pips, n = len(profile.corner_pip_labels), len(profile.face_labels)
+        what = (f"its whole faces, the print in their middles (seen on {middles}/{n} cards) and the suit pips in "
+                f"their corners (on {pips}/{2 * n} corners)" if middles and pips else "its whole faces only")
+        reads = (f"the network reads its index, the classical templates {what}"
+                 if deck is not None and deck.mode is not Mode.FACE else f"it is read by {what}")
         print(f"faro-box vision enroll: WARNING: the classical glyph finder found no index on some cards "
               f"({profile.view.value} view): {reads}", file=sys.stderr)
     if deck is not None and deck.mode is Mode.FACE:

@@ -30,6 +30,23 @@ def similarity(feats: np.ndarray, v: np.ndarray, squares: np.ndarray) -> np.ndar
     return 1.0 - 0.5 * d2
 
 
+def margin_confidence(best: float, runner_up: float, accept: tuple[float, float]) -> float:
+    """0.5 exactly at the acceptance line, rising as the best template is both close (similarity
+    over ``accept[0]``) and clearly closer than the runner-up (distance ratio over ``accept[1]``)."""
+    s_min, ratio_min = accept
+    d1, d2 = max(1.0 - best, 1e-3), max(1.0 - runner_up, 1e-3)
+    a = (best - s_min) / max(1e-6, 1.0 - s_min) * 4.0
+    b = math.log(d2 / d1) - math.log(ratio_min)
+    # Clamped where the logistic is 0 or 1 to the last digit anyway (math.exp would overflow).
+    return 1.0 / (1.0 + math.exp(min(-3.0 * min(a, b), 700.0)))
+
+
+def pick(scores: np.ndarray, accept: tuple[float, float]) -> tuple[int, float]:
+    """The best class and margin_confidence against the runner-up."""
+    order = np.argsort(scores)[::-1]
+    return int(order[0]), margin_confidence(float(scores[order[0]]), float(scores[order[1]]), accept)
+
+
 class ClassTemplates:
     """Templates with class labels ``offset .. offset + classes - 1``."""
 

@@ -8,6 +8,7 @@ and every suit thirteen.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import zipfile
 from collections.abc import Iterable, Sequence
@@ -25,6 +26,7 @@ from faro_box.vision.features import IndexFeatures, face_feature, index_features
 from faro_box.vision.index_patch import IndexWindow
 from faro_box.vision.learned import EMBED
 from faro_box.vision.learned_deck import LearnedDeck, Mode
+from faro_box.vision.middle import corner_pip_features, middle_feature
 
 PROFILE_VERSION = 3  # 3: the learned reader's deck (window, prototypes)
 _MAGIC = "faro-box deck profile"
@@ -41,6 +43,11 @@ class DeckProfile:
     face_feats: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.float32))
     face_labels: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # index into FULL_DECK
     pip_feats: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.float32))  # body pip per face row
+    # An index-less deck's own print (vision.middle): the face's middle per face row (zeros where
+    # it shows nothing), and its corner pips with their suits (indices into SUITS).
+    middle_feats: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.float32))
+    corner_pip_feats: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.float32))
+    corner_pip_labels: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     red_threshold: float = 0.08  # index ink redness (paper-relative R - G) that splits red from black
     has_index: bool = True
     # Distance ratios the runner-up must keep to the winner (rank, suit) before the reader names it.
@@ -54,7 +61,8 @@ class DeckProfile:
                               repr(self.margins[0]), repr(self.margins[1])]),
             "rank_feats": self.rank_feats, "rank_labels": self.rank_labels,
             "suit_labels": self.suit_labels, "face_feats": self.face_feats, "face_labels": self.face_labels,
-            "pip_feats": self.pip_feats,
+            "pip_feats": self.pip_feats, "middle_feats": self.middle_feats,
+            "corner_pip_feats": self.corner_pip_feats, "corner_pip_labels": self.corner_pip_labels,
         }
         for key, value in self.suit_feats.items():
             arrays[f"suit_{key}"] = value
@@ -108,6 +116,7 @@ class DeckProfile:
                           face_feats=arrays["face_feats"].astype(np.float32),
                           face_labels=arrays["face_labels"].astype(np.int64),
                           pip_feats=arrays["pip_feats"].astype(np.float32),
+                          **_middle_from(arrays),
                           red_threshold=float(meta[4]), has_index=str(meta[5]) == "1",
                           margins=(float(meta[6]), float(meta[7])) if len(meta) >= 8 else (2.0, 2.0),
                           learned=learned)
@@ -138,9 +147,15 @@ class DeckProfile:
             problems.append("face templates")
         elif self.face_labels.size and (self.face_labels.min() < 0 or self.face_labels.max() >= 52):
             problems.append("face labels")
+        if self.middle_feats.ndim != 2 or (len(self.middle_feats) and len(self.middle_feats) != len(self.face_labels)):
+            problems.append("middle templates")
+        if self.corner_pip_feats.ndim != 2 or len(self.corner_pip_feats) != len(self.corner_pip_labels) \
+                or (self.corner_pip_labels.size and not set(self.corner_pip_labels.tolist()) <= {0, 1, 2, 3}):
+            problems.append("corner pip templates")
         if not all(1.0 <= m <= 10.0 for m in self.margins):
             problems.append(f"margins {self.margins!r}")
-        if not np.all(np.isfinite(self.rank_feats)) or not np.all(np.isfinite(self.face_feats)):
+        if not all(np.all(np.isfinite(a)) for a in (self.rank_feats, self.face_feats, self.middle_feats,
+                                                      self.corner_pip_feats)):
             problems.append("non-finite numbers")
         if not self.has_index and not len(self.face_labels) and self.learned is None:
             problems.append("no templates at all")
@@ -168,6 +183,15 @@ def _learned_from(arrays: dict[str, np.ndarray]) -> LearnedDeck | None:
                        m[9] if len(m) == 10 else "")
 
 
+def _middle_from(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """An index-less deck's middle and corner pips; a profile enrolled before they were kept has none."""
+    out = {}
+    for key, dtype in (("middle_feats", np.float32), ("corner_pip_feats", np.float32), ("corner_pip_labels", np.int64)):
+        if key in arrays:
+            out[key] = arrays[key].astype(dtype)
+    return out
+
+
 SUIT_KEYS = ("whole", *(f"top{f}" for f in glyphs.SUIT_TOPS))
 
 
@@ -179,11 +203,15 @@ class Sample:
     index: IndexFeatures | None
     face: np.ndarray | None
     pip: np.ndarray | None = None
+    middle: np.ndarray | None = None  # vision.middle's features: an index-less deck's print
+    corner_pips: tuple[np.ndarray, ...] = ()
 
 
 def build_profile(samples: Iterable[Sample], *, name: str, view: View) -> DeckProfile:
     """A profile from labelled samples; VisionError naming what is missing if it cannot read a deck."""
-    rank_f, rank_l, suit_l, face_f, face_l, pip_f = [], [], [], [], [], []
+    rank_f, rank_l, suit_l, face_f, face_l, pip_f, middle_f = [], [], [], [], [], [], []
+    corner_f: list[np.ndarray] = []
+    corner_l: list[int] = []
     suit_f: dict[str, list[np.ndarray]] = {k: [] for k in SUIT_KEYS}
     reds: list[tuple[float, bool]] = []
     n = 0
@@ -201,6 +229,9 @@ def build_profile(samples: Iterable[Sample], *, name: str, view: View) -> DeckPr
             face_f.append(s.face)
             face_l.append(FULL_DECK.index(s.card))
             pip_f.append(s.pip)
+            middle_f.append(s.middle)
+        corner_f.extend(s.corner_pips)
+        corner_l.extend([SUITS.index(s.card.suit)] * len(s.corner_pips))
     if n == 0:
         raise VisionError("enrolment got no images at all")
     has_index = bool(rank_l)
@@ -223,8 +254,13 @@ def build_profile(samples: Iterable[Sample], *, name: str, view: View) -> DeckPr
         face_feats=np.array(face_f, np.float32).reshape(len(face_l), dim_face) if face_f
         else np.zeros((0, 1), np.float32),
         face_labels=np.array(face_l, np.int64),
-        pip_feats=_pip_rows(pip_f),
+        pip_feats=_face_rows(pip_f),
         red_threshold=_red_threshold(reds), has_index=has_index)
+    if not has_index:
+        profile = dataclasses.replace(profile, middle_feats=_face_rows(middle_f),
+                                      corner_pip_feats=np.array(corner_f, np.float32).reshape(len(corner_l), -1)
+                                      if corner_f else np.zeros((0, 1), np.float32),
+                                      corner_pip_labels=np.array(corner_l, np.int64))
     profile.check(name)
     return profile
 
@@ -237,12 +273,12 @@ def learned_only_profile(name: str, view: View, deck: LearnedDeck) -> DeckProfil
                        has_index=False, learned=deck)
 
 
-def _pip_rows(pips: list[np.ndarray | None]) -> np.ndarray:
-    """One row per face; a face without a clear pip (a court) gets a row of NaN-free zeros."""
-    dim = next((p.size for p in pips if p is not None), 0)
+def _face_rows(feats: list[np.ndarray | None]) -> np.ndarray:
+    """One row per face; a face that showed nothing (a court's body pip) gets a row of zeros."""
+    dim = next((f.size for f in feats if f is not None), 0)
     if not dim:
         return np.zeros((0, 1), np.float32)
-    return np.array([p if p is not None else np.zeros(dim, np.float32) for p in pips], np.float32)
+    return np.array([f if f is not None else np.zeros(dim, np.float32) for f in feats], np.float32)
 
 
 def _red_threshold(reds: Sequence[tuple[float, bool]]) -> float:
@@ -258,9 +294,11 @@ def sample_from_view(card: Card, image: np.ndarray, view: View) -> Sample:
     """What enrolment keeps of one image (already warped upright for FACE views)."""
     from faro_box.vision.features import pip_feature, read_index_region
     index = read_index_region(image, view)
-    face = face_feature(image) if view is View.FACE else None
-    pip = pip_feature(image) if view is View.FACE else None
-    return Sample(card, index_features(index) if index is not None else None, face, pip)
+    features = index_features(index) if index is not None else None
+    if view is not View.FACE:
+        return Sample(card, features, None)
+    return Sample(card, features, face_feature(image), pip_feature(image), middle_feature(image),
+                  tuple(corner_pip_features(image)))
 
 
 def generic_profile() -> DeckProfile:

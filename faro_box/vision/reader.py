@@ -10,7 +10,6 @@ Colour never picks the suit: it can only veto.
 from __future__ import annotations
 
 import enum
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -47,7 +46,8 @@ from faro_box.vision.learned_reader import (
     scores,
 )
 from faro_box.vision.locate import find_card, is_whole_picture
-from faro_box.vision.nearest import ClassTemplates, similarity
+from faro_box.vision.middle import read_middle
+from faro_box.vision.nearest import ClassTemplates, margin_confidence, pick, similarity
 from faro_box.vision.pips import (
     UPPER_PIPS_WHOLE,
     PipCheck,
@@ -391,6 +391,9 @@ class ClassicalReader:
         p = self.profile
         self._ranks = ClassTemplates(p.rank_feats, p.rank_labels, 13, 1)
         self._suits = {k: ClassTemplates(v, p.suit_labels, 4, 0) for k, v in p.suit_feats.items()}
+        self._middles = None if not len(p.middle_feats) or not len(p.corner_pip_labels) else (
+            p.middle_feats, np.array([int(FULL_DECK[k].rank) for k in p.face_labels.tolist()]),
+            ClassTemplates(p.corner_pip_feats, p.corner_pip_labels, 4, 0))
 
     def read(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None) -> Reading:
         image = check_image(image)
@@ -444,7 +447,7 @@ class ClassicalReader:
         if red is False:  # the outline only tells black suits apart (_pick_suit)
             growths = [g for g in (v.features.pip_growth() for v in votes) if g is not None]
             outline = _outline(_mean(growths)) if growths else None
-        r_i, conf_rank = _pick(rank_scores, self.rank_accept)
+        r_i, conf_rank = pick(rank_scores, self.rank_accept)
         s_i, conf_suit, suit_why = _pick_suit(suit_scores, red, self.suit_accept, outline)
         rank, suit = RANKS[r_i], SUITS[s_i]
         candidates = _candidates(rank_scores, suit_scores)
@@ -478,20 +481,39 @@ class ClassicalReader:
         if len(votes) < 2:
             return False
         for v in votes:
-            i, conf = _pick(v.rank, self.rank_accept)
+            i, conf = pick(v.rank, self.rank_accept)
             if i != r_i or conf < self.SURE:
                 return False
         return True
 
     def _read_by_face(self, face: np.ndarray) -> Reading:
-        """Index-less decks: the enrolled faces decide (either way up), with the same margins."""
+        """Index-less decks: the enrolled faces decide (either way up), with the same margins; where
+        they abstain, or where the deck's own print was enrolled, the face's middle and corner pips
+        (vision.middle) too, never naming a card the two disagree on."""
+        whole = self._read_by_whole_face(face)
+        if self._middles is None:
+            return whole
+        m = read_middle(face, *self._middles)
+        if whole.card is not None:
+            if (m.rank not in (None, whole.card.rank)) or (m.suit not in (None, whole.card.suit)):
+                named = f"{m.rank.symbol if m.rank else '?'}{m.suit.value if m.suit else '?'}"
+                return Reading(None, min(whole.confidence, 0.49), whole.candidates, present=True,
+                               why=f"the face reads {whole.card}, its middle and corner pips {named}")
+            return whole
+        if m.rank is None or m.suit is None:
+            return Reading(None, whole.confidence, whole.candidates, present=True, why=f"{whole.why}; {m.why}")
+        card = Card(m.rank, m.suit)
+        return Reading(card, m.confidence, (card, *(c for c in whole.candidates if c != card)), present=True,
+                       rank=card.rank, suit=card.suit)
+
+    def _read_by_whole_face(self, face: np.ndarray) -> Reading:
         p = self.profile
         f = face_feature(face)
         f180 = face_feature(np.ascontiguousarray(face[::-1, ::-1]))
         sim = np.maximum(p.face_feats @ f, p.face_feats @ f180)
         scores = np.full(52, -1.0, np.float32)
         np.maximum.at(scores, p.face_labels, sim.astype(np.float32))
-        i, confidence = _pick(scores, (0.6, 2.5))
+        i, confidence = pick(scores, (0.6, 2.5))
         card = FULL_DECK[i]
         order = np.argsort(scores)[::-1][:5]
         candidates = tuple(FULL_DECK[j] for j in order if scores[j] > 0)
@@ -509,7 +531,7 @@ class ClassicalReader:
             suits = np.array([FULL_DECK[k].suit for k in p.face_labels.tolist()])
             sim = _similarity(p.pip_feats, pip)
             per_suit = np.array([sim[suits == s].max() if (suits == s).any() else -1.0 for s in SUITS])
-            s_i, s_conf = _pick(per_suit, self.suit_accept)
+            s_i, s_conf = pick(per_suit, self.suit_accept)
             if SUITS[s_i] != card.suit or s_conf < 0.5:
                 return Reading(None, min(confidence, 0.49), candidates, present=True,
                                why="the pip's shape does not confirm the suit")
@@ -541,7 +563,7 @@ def court_pip_suits(face: np.ndarray) -> set[Suit]:
         pip = first_pip(upright, COURT_PIP_CORNER)
         if pip is None:
             continue
-        i, conf = _pick(_index_pips().best(glyphs.glyph_feature(pip, glyphs.SUIT_SHAPE)[None]),
+        i, conf = pick(_index_pips().best(glyphs.glyph_feature(pip, glyphs.SUIT_SHAPE)[None]),
                         ClassicalReader.SUIT_ACCEPT)
         if conf >= 0.5:
             named.add(SUITS[i])
@@ -549,17 +571,6 @@ def court_pip_suits(face: np.ndarray) -> set[Suit]:
                 and (outline := _outline(growth)) is not None:
             named.add(outline)
     return named
-
-
-def _confidence(best: float, runner_up: float, accept: tuple[float, float]) -> float:
-    """0.5 exactly at the acceptance line, rising as the best template is both close (similarity
-    over ``accept[0]``) and clearly closer than the runner-up (distance ratio over ``accept[1]``)."""
-    s_min, ratio_min = accept
-    d1, d2 = max(1.0 - best, 1e-3), max(1.0 - runner_up, 1e-3)
-    a = (best - s_min) / max(1e-6, 1.0 - s_min) * 4.0
-    b = math.log(d2 / d1) - math.log(ratio_min)
-    # Clamped where the logistic is 0 or 1 to the last digit anyway (math.exp would overflow).
-    return 1.0 / (1.0 + math.exp(min(-3.0 * min(a, b), 700.0)))
 
 
 _T = TypeVar("_T", float, np.ndarray)
@@ -571,11 +582,6 @@ def _mean(values: list[_T]) -> _T:
     for v in values[1:]:
         total = total + v
     return total / len(values) if len(values) > 1 else total
-
-
-def _pick(scores: np.ndarray, accept: tuple[float, float]) -> tuple[int, float]:
-    order = np.argsort(scores)[::-1]
-    return int(order[0]), _confidence(float(scores[order[0]]), float(scores[order[1]]), accept)
 
 
 _RED = (SUITS.index(Suit.HEARTS), SUITS.index(Suit.DIAMONDS))
@@ -596,15 +602,15 @@ def _pick_suit(scores: np.ndarray, red: bool | None, accept: tuple[float, float]
     or spade?) is thus named only when the ink's colour and the shape agree.
     """
     if red is None:
-        i, conf = _pick(scores, accept)
+        i, conf = pick(scores, accept)
         return i, conf, ""
     own, other = (_RED, BLACK_SUITS) if red else (BLACK_SUITS, _RED)
     i = max(own, key=lambda k: scores[k])
     rival = min(own, key=lambda k: scores[k])
     j = max(other, key=lambda k: scores[k])
-    if _confidence(float(scores[j]), float(scores[i]), accept) >= 0.5:
+    if margin_confidence(float(scores[j]), float(scores[i]), accept) >= 0.5:
         return j, 0.0, f"ink colour ({'red' if red else 'black'}) contradicts the {SUITS[j].name.lower()} pip"
-    conf = _confidence(float(scores[i]), float(scores[rival]), accept)
+    conf = margin_confidence(float(scores[i]), float(scores[rival]), accept)
     if red is False and outline is not None:
         # Black ink: templates sure of one black suit and an outline naming the other is a
         # contradiction; templates torn between the two (fonts draw both in many shapes) leave

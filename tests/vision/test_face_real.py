@@ -3,12 +3,20 @@ absent). Neither deck trained the shipped network or chose the outline's limits.
 
 from __future__ import annotations
 
+import sys
+from collections import Counter
+from pathlib import Path
+
 import cv2
 import pytest
 
 from faro_box.cards import Suit
 from faro_box.commands.vision import load_labels
 from faro_box.vision.reader import Reader, face_cues
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+from real_sets import corrected_cards  # noqa: E402
 
 pytestmark = [pytest.mark.shared_data, pytest.mark.slow]
 
@@ -62,17 +70,19 @@ def test_the_face_settles_real_cards_and_names_none_wrongly(shared_data):
         assert wrong == [] and missed == [], name
 
 
-def test_an_index_less_decks_court_is_not_named_against_its_corner_pip(shared_data):
-    """The index-less deck enrolled from its first game, its courts read in the other six, found
-    and given. Its figures are the same for both suits of a colour; the face templates took a king
-    of hearts for the king of diamonds and a king of spades for the king of clubs (game 3), and
-    the suit pip in the corner says otherwise."""
-    from faro_box.cards import Rank
+def test_an_index_less_deck_is_read_by_the_middle_of_its_face(shared_data):
+    """The index-less deck enrolled from its first game, the other six games read, found and
+    given, against their labels as corrected (benchmarks/label_corrections.csv: a game of one whole
+    deck names a card twice). The face's middle names the rank and the corner pips the suit: its
+    courts' figures are the same for both suits of a colour, its 6 turned over is its 9, and no
+    card is named wrong. Where the whole-face templates read a king of hearts as the king of
+    diamonds (game 3), the corner pip says otherwise and the card is named by it or not at all."""
     from faro_box.commands.vision import enroll_views
     from faro_box.vision.canonical import parse_window, warp_quad
     from faro_box.vision.locate import find_card
     from faro_box.vision.reader import Method
 
+    fixed = corrected_cards("odd-deck-table-crops", shared_data)
     labels = [lb for lb in load_labels(shared_data / "odd-deck-table-crops" / "labels.csv") if lb.card is not None]
     first: dict = {}
     for lb in labels:
@@ -81,19 +91,22 @@ def test_an_index_less_decks_court_is_not_named_against_its_corner_pip(shared_da
             first[lb.card] = warp_quad(image, find_card(image))
     reader = Reader(enroll_views(list(first.items()), view="face", name="odd-deck"))
     assert reader.method is Method.CLASSICAL
-    right, wrong, said = 0, [], {}
+    right, wrong, said = Counter(), [], {}
     for lb in labels:
-        if lb.path.parent.name == "game1" or lb.card.rank <= Rank.TEN:
+        if lb.path.parent.name == "game1":
             continue
+        card = fixed.get(lb.path, lb.card)
         image = cv2.imread(str(lb.path))
         h, w = image.shape[:2]
         for how, got in (("found", reader.read(image)),
                          ("given", reader.read(image, window=parse_window([0, 0, w - 1, 0, w - 1, h - 1, 0, h - 1])))):
-            right += got.card == lb.card
-            if got.card not in (None, lb.card):
-                wrong.append((lb.path.parent.name, lb.path.name, how, str(got.card)))
-            said[(lb.path.parent.name, lb.path.name, how)] = got.why
+            right[how] += got.card == card
+            if got.card not in (None, card):
+                wrong.append((lb.path.parent.name, lb.path.name, how, str(got.card), str(card)))
+            said[(lb.path.parent.name, lb.path.name, how)] = (got.card, got.why)
     assert wrong == []
-    assert "the corner pip names H, not the face's D" in said[("game3", "r01_P2.jpg", "found")]
-    assert "the corner pip names S, not the face's C" in said[("game3", "r03_P3.jpg", "given")]
-    assert right >= 16, right  # measured 18 of 144, as many as before the corner pip was looked at
+    for key in (("game3", "r01_P2.jpg", "found"), ("game3", "r03_P3.jpg", "given")):
+        card, why = said[key]
+        assert card is not None or "corner pip" in why, (key, why)
+    # Measured 244 found and 198 given of 312 (the whole-face templates alone: 35 and 40).
+    assert right["found"] >= 230 and right["given"] >= 185, right

@@ -1,0 +1,160 @@
+"""A deck with no corner index, read by what it prints in the face's middle and by its corner pips.
+
+Such a deck still shows its rank large somewhere: a numeral or a figure in the middle of the face.
+Its ink, cut to its own bounds and squared, is compared with the deck's enrolled faces either way
+up, so the rank does not hang on how the warp placed the paper's margins (what limits the
+whole-face templates) nor on how large the deck prints it. The suit is the small pip in the
+corners, compared with the deck's own enrolled corner pips: each corner that shows a pip must
+name it (one corner may be under a thumb).
+
+Turned over, a card shows the same corners and its middle upside down: a 6 is then a 9 unless the
+deck draws them apart. Each way up is therefore judged alone too, and a way that is sure of
+another rank than the two together leaves the rank unsure.
+
+>>> from faro_box.cards import Card
+>>> from faro_box.vision.sim.render import INDEXLESS, render_card
+>>> middle_feature(render_card(Card.parse("7D"), style=INDEXLESS)).shape
+(576,)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from faro_box.cards import RANKS, SUITS, Rank, Suit
+from faro_box.vision import glyphs
+from faro_box.vision.canonical import CANON_H, CANON_W
+from faro_box.vision.nearest import ClassTemplates, pick
+from faro_box.vision.pips import BURNT, GLARE_OVER_PIPS, first_pip
+
+MIDDLE = (0.2, 0.8)  # of each side of the face: clear of the corner pips, holding the rank's print
+MIDDLE_SIDE = 24  # the squared ink's side in the feature
+_INK = 0.4  # ink strength that counts for the print's bounds
+_LEAST_INK = 30
+_CUT_SHARE = 0.5  # a piece cut by the middle's sides is kept only when this large against the largest  # pixels of ink below which the middle shows nothing to compare
+# Where the corner pip sits: the face's top-left corner, a pip touching the corner's inner
+# sides not taken (first_pip).
+CORNER_PIP = (0.0, 0.3, 0.0, 0.3)
+RANK_ACCEPT = (0.6, 2.5)  # the nearest enrolled face of one rank against every other rank's nearest
+SUIT_ACCEPT = (0.6, 2.0)
+
+
+def _canonical(face: np.ndarray) -> np.ndarray:
+    if face.shape[:2] != (CANON_H, CANON_W):
+        face = cv2.resize(face, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+    return face
+
+
+def _turned(face: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(face[::-1, ::-1])
+
+
+def middle_feature(face: np.ndarray) -> np.ndarray | None:
+    """The ink of the face's middle cut to its own bounds, squared and scaled, unit norm about its
+    mean; None where the middle holds almost no ink."""
+    face = _canonical(face)
+    ink, _ = glyphs.ink_map(face, 31)
+    h, w = ink.shape
+    lo, hi = MIDDLE
+    region = ink[int(lo * h):int(hi * h), int(lo * w):int(hi * w)]
+    ys, xs = np.nonzero(_print(region))
+    if len(ys) < _LEAST_INK:
+        return None
+    cut = region[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    side = max(cut.shape)
+    square = np.zeros((side, side), np.float32)
+    oy, ox = (side - cut.shape[0]) // 2, (side - cut.shape[1]) // 2
+    square[oy:oy + cut.shape[0], ox:ox + cut.shape[1]] = cut
+    v = cv2.resize(square, (MIDDLE_SIDE, MIDDLE_SIDE), interpolation=cv2.INTER_AREA).ravel()
+    v = v - v.mean()
+    n = float(np.linalg.norm(v))
+    return (v / n).astype(np.float32) if n > 1e-6 else None
+
+
+def _print(region: np.ndarray) -> np.ndarray:
+    """The ink of what the middle prints: a small piece cut by the region's sides is a corner pip
+    reaching in (where the card was found tight to its paper), not the print."""
+    binary = (region > _INK).view(np.uint8)
+    n, labels, stats = glyphs.components(binary)
+    if n <= 1:
+        return binary
+    rh, rw = binary.shape
+    largest = int(stats[1:, cv2.CC_STAT_AREA].max())
+    keep = np.zeros(n, bool)
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        cut = x == 0 or y == 0 or x + bw >= rw or y + bh >= rh
+        keep[i] = not cut or area >= _CUT_SHARE * largest
+    return keep[labels]
+
+
+def corner_pip_features(face: np.ndarray) -> list[np.ndarray]:
+    """The suit pip of each corner that shows one clearly (the face either way up), as glyphs."""
+    face = _canonical(face)
+    out = []
+    for upright in (face, _turned(face)):
+        pip = first_pip(upright, CORNER_PIP)
+        if pip is not None:
+            out.append(glyphs.glyph_feature(pip, glyphs.SUIT_SHAPE))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class MiddleReading:
+    rank: Rank | None
+    suit: Suit | None
+    confidence: float  # the rank's; 0.5 at the acceptance line
+    why: str = ""
+
+
+def read_middle(face: np.ndarray, middles: np.ndarray, middle_ranks: np.ndarray,
+                corner_pips: ClassTemplates) -> MiddleReading:
+    """The rank by the face's middle against ``middles`` (rows, their Rank values in
+    ``middle_ranks``) and the suit by the corner pips against the deck's own, each where it is sure."""
+    face = _canonical(face)
+    if glare_over_middle(face):
+        return MiddleReading(None, None, 0.0, "glare over the face's middle")
+    feats = [f for f in (middle_feature(face), middle_feature(_turned(face))) if f is not None]
+    if not feats or not len(middles):
+        return MiddleReading(None, None, 0.0, "nothing printed in the face's middle")
+    ways = [_per_rank(middles @ f, middle_ranks) for f in feats]
+    r_i, confidence = pick(np.max(ways, axis=0), RANK_ACCEPT)
+    rank = RANKS[r_i]
+    for way in ways:
+        other, sure = pick(way, RANK_ACCEPT)
+        if sure >= 0.5 and other != r_i:
+            return MiddleReading(None, None, min(confidence, 0.49),
+                                 f"the middle reads {rank.symbol} one way up and {RANKS[other].symbol} the other")
+    if confidence < 0.5:
+        return MiddleReading(None, None, confidence, "the middle's rank unsure")
+    suits = _corner_suits(face, corner_pips)
+    if not suits or None in suits or len(set(suits)) > 1:
+        return MiddleReading(rank, None, confidence, "the corner pips name no one suit")
+    return MiddleReading(rank, suits[0], confidence)
+
+
+def glare_over_middle(face: np.ndarray) -> bool:
+    """Whether glare has burnt out as much of the face's middle as could hide a pip (pips.GLARE_OVER_PIPS):
+    what is left of a print washed out there can be the shape of another rank's."""
+    h, w = face.shape[:2]
+    lo, hi = MIDDLE
+    region = face[int(lo * h):int(hi * h), int(lo * w):int(hi * w)]
+    return float((region.min(axis=2) >= BURNT).mean()) >= GLARE_OVER_PIPS
+
+
+def _per_rank(similarities: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    best = np.full(len(RANKS), -1.0, np.float32)
+    np.maximum.at(best, np.searchsorted([int(r) for r in RANKS], ranks), similarities.astype(np.float32))
+    return best
+
+
+def _corner_suits(face: np.ndarray, corner_pips: ClassTemplates) -> Sequence[Suit | None]:
+    out: list[Suit | None] = []
+    for f in corner_pip_features(face):
+        i, conf = pick(corner_pips.best(f[None]), SUIT_ACCEPT)
+        out.append(SUITS[i] if conf >= 0.5 else None)
+    return out
