@@ -34,11 +34,12 @@ from faro_box.vision.pips import BURNT, GLARE_OVER_PIPS, first_pip
 MIDDLE = (0.2, 0.8)  # of each side of the face: clear of the corner pips, holding the rank's print
 MIDDLE_SIDE = 24  # the squared ink's side in the feature
 _INK = 0.4  # ink strength that counts for the print's bounds
-_LEAST_INK = 30
-_CUT_SHARE = 0.5  # a piece cut by the middle's sides is kept only when this large against the largest  # pixels of ink below which the middle shows nothing to compare
-# Where the corner pip sits: the face's top-left corner, a pip touching the corner's inner
-# sides not taken (first_pip).
-CORNER_PIP = (0.0, 0.3, 0.0, 0.3)
+_LEAST_INK = 30  # pixels of ink below which the middle shows nothing to compare
+_CUT_SHARE = 0.5  # a piece cut by the middle's sides is kept only when this large against the largest
+# Where the corner pip sits: the face's top-left corner, a pip touching the corner's inner sides
+# not taken (first_pip). Wider than where decks print it: a card found with some of the table
+# round it (a loose outline, a crop with a margin) brings the pip inward.
+CORNER_PIP = (0.0, 0.35, 0.0, 0.35)
 RANK_ACCEPT = (0.6, 2.5)  # the nearest enrolled face of one rank against every other rank's nearest
 SUIT_ACCEPT = (0.6, 2.0)
 

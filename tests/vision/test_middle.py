@@ -180,3 +180,15 @@ def test_glare_over_the_middle_leaves_the_print_unread(numeral_deck):
     got = ClassicalReader(numeral_deck).read(frame, window=quad)
     assert got.card is None
     assert "glare over the face's middle" in got.why
+
+
+def test_a_card_given_with_some_of_the_table_round_it_is_read(numeral_deck):
+    """A loose outline (a crop with a margin, a found card with some table) brings the corner
+    pips inward and shrinks the print; both are still found and compared."""
+    reader = ClassicalReader(numeral_deck)
+    for i, text in enumerate(("3C", "8H", "KS", "5D")):
+        card = Card.parse(text)
+        frame, quad = frame_of(numeral_face(card), seed=600 + i)
+        centre = quad.mean(axis=0)
+        loose = centre + 1.3 * (quad - centre)
+        assert reader.read(frame, window=loose).card == card, text
