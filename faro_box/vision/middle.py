@@ -55,8 +55,8 @@ def _turned(face: np.ndarray) -> np.ndarray:
 
 
 def middle_feature(face: np.ndarray) -> np.ndarray | None:
-    """The ink of the face's middle cut to its own bounds, squared and scaled, unit norm about its
-    mean; None where the middle holds almost no ink."""
+    """The ink of the face's middle cut to its own bounds, squared, scaled and softened, unit norm
+    about its mean; None where the middle holds almost no ink."""
     face = _canonical(face)
     ink, _ = glyphs.ink_map(face, 31)
     h, w = ink.shape
@@ -70,26 +70,33 @@ def middle_feature(face: np.ndarray) -> np.ndarray | None:
     square = np.zeros((side, side), np.float32)
     oy, ox = (side - cut.shape[0]) // 2, (side - cut.shape[1]) // 2
     square[oy:oy + cut.shape[0], ox:ox + cut.shape[1]] = cut
-    v = cv2.resize(square, (MIDDLE_SIDE, MIDDLE_SIDE), interpolation=cv2.INTER_AREA).ravel()
+    small = cv2.resize(square, (MIDDLE_SIDE, MIDDLE_SIDE), interpolation=cv2.INTER_AREA)
+    # Softened as glyphs.glyph_feature softens an index: a print turned a few degrees (a crop
+    # that is not warped upright) or drawn a little thicker stays near its enrolled self.
+    v = cv2.GaussianBlur(small, (3, 3), 0.8).ravel()
     v = v - v.mean()
     n = float(np.linalg.norm(v))
     return (v / n).astype(np.float32) if n > 1e-6 else None
 
 
 def _print(region: np.ndarray) -> np.ndarray:
-    """The ink of what the middle prints: a small piece cut by the region's sides is a corner pip
-    reaching in (where the card was found tight to its paper), not the print."""
+    """The ink of what the middle prints. A small piece cut by the region's sides is a corner pip
+    reaching in (a card found tight to its paper); one lying wholly where the corner pips are
+    looked for (CORNER_PIP, a loose outline) is a corner pip too, not the print."""
     binary = (region > _INK).view(np.uint8)
     n, labels, stats = glyphs.components(binary)
     if n <= 1:
         return binary
     rh, rw = binary.shape
+    lo, hi = MIDDLE
+    near = (CORNER_PIP[1] - lo) / (hi - lo)  # the corner pip's square within the region, from each corner
     largest = int(stats[1:, cv2.CC_STAT_AREA].max())
     keep = np.zeros(n, bool)
     for i in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[i])
         cut = x == 0 or y == 0 or x + bw >= rw or y + bh >= rh
-        keep[i] = not cut or area >= _CUT_SHARE * largest
+        cornered = (x + bw <= near * rw and y + bh <= near * rh) or (x >= (1 - near) * rw and y >= (1 - near) * rh)
+        keep[i] = not (cut or cornered) or area >= _CUT_SHARE * largest
     return keep[labels]
 
 

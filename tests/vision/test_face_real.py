@@ -108,6 +108,6 @@ def test_an_index_less_deck_is_read_by_the_middle_of_its_face(shared_data):
     for key in (("game3", "r01_P2.jpg", "found"), ("game3", "r03_P3.jpg", "given")):
         card, why = said[key]
         assert card is not None or "corner pip" in why, (key, why)
-    # Measured 268 found and 236 given of 312 (the whole-face templates alone: 35 and 40; the
-    # corner pip looked for only within 0.3 of the face's sides: 244 and 198).
-    assert right["found"] >= 255 and right["given"] >= 225, right
+    # Measured 288 found and 262 given of 312 (the whole-face templates alone: 35 and 40; the
+    # corner pip looked for only within 0.3 of the face's sides, the print unsoftened: 244 and 198).
+    assert right["found"] >= 275 and right["given"] >= 245, right
