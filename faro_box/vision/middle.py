@@ -19,7 +19,6 @@ another rank than the two together leaves the rank unsure.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -42,6 +41,9 @@ _CUT_SHARE = 0.5  # a piece cut by the middle's sides is kept only when this lar
 CORNER_PIP = (0.0, 0.35, 0.0, 0.35)
 RANK_ACCEPT = (0.6, 2.5)  # the nearest enrolled face of one rank against every other rank's nearest
 SUIT_ACCEPT = (0.6, 2.0)
+# The share of a deck's enrolled corner pips that must name their own suit against the other
+# cards' (corner_pips_name_their_suits) for its corners and middles to be read at all.
+SUITS_NAMED = 0.9
 
 
 def _canonical(face: np.ndarray) -> np.ndarray:
@@ -115,7 +117,8 @@ def corner_pip_features(face: np.ndarray) -> list[np.ndarray]:
 class MiddleReading:
     rank: Rank | None
     suit: Suit | None
-    confidence: float  # the rank's; 0.5 at the acceptance line
+    confidence: float  # the rank's and the suit's least; 0.5 at the acceptance line
+    suits_named: frozenset[Suit] = frozenset()  # what the corner pips name, each where it is sure
     why: str = ""
 
 
@@ -124,25 +127,49 @@ def read_middle(face: np.ndarray, middles: np.ndarray, middle_ranks: np.ndarray,
     """The rank by the face's middle against ``middles`` (rows, their Rank values in
     ``middle_ranks``) and the suit by the corner pips against the deck's own, each where it is sure."""
     face = _canonical(face)
+    named = [pick(corner_pips.best(f[None]), SUIT_ACCEPT) for f in corner_pip_features(face)]
+    suits = frozenset(SUITS[i] for i, sure in named if sure >= 0.5)
     if glare_over_middle(face):
-        return MiddleReading(None, None, 0.0, "glare over the face's middle")
+        return MiddleReading(None, None, 0.0, suits, "glare over the face's middle")
     feats = [f for f in (middle_feature(face), middle_feature(_turned(face))) if f is not None]
     if not feats or not len(middles):
-        return MiddleReading(None, None, 0.0, "nothing printed in the face's middle")
+        return MiddleReading(None, None, 0.0, suits, "nothing printed in the face's middle")
     ways = [_per_rank(middles @ f, middle_ranks) for f in feats]
     r_i, confidence = pick(np.max(ways, axis=0), RANK_ACCEPT)
     rank = RANKS[r_i]
     for way in ways:
         other, sure = pick(way, RANK_ACCEPT)
         if sure >= 0.5 and other != r_i:
-            return MiddleReading(None, None, min(confidence, 0.49),
+            return MiddleReading(None, None, min(confidence, 0.49), suits,
                                  f"the middle reads {rank.symbol} one way up and {RANKS[other].symbol} the other")
     if confidence < 0.5:
-        return MiddleReading(None, None, confidence, "the middle's rank unsure")
-    suits = _corner_suits(face, corner_pips)
-    if not suits or None in suits or len(set(suits)) > 1:
-        return MiddleReading(rank, None, confidence, "the corner pips name no one suit")
-    return MiddleReading(rank, suits[0], confidence)
+        return MiddleReading(None, None, confidence, suits, "the middle's rank unsure")
+    if not named or len(suits) != 1 or any(sure < 0.5 for _, sure in named):
+        return MiddleReading(rank, None, confidence, suits, "the corner pips name no one suit")
+    return MiddleReading(rank, next(iter(suits)), min(confidence, *(sure for _, sure in named)), suits)
+
+
+def corner_pips_name_their_suits(feats: np.ndarray, suits: np.ndarray, cards: np.ndarray) -> float:
+    """The share of enrolled corner pips (``feats``, their suits' indices in ``suits``) that the
+    other cards' corner pips (``cards``: each row's card) name as their own suit, surely. What
+    lies first in the corner of a deck that prints an index there is its rank's glyph, which the
+    same rank of another suit names: such a deck's corners name no suit, and are not kept.
+
+    >>> glyph_of_rank = np.eye(4, dtype=np.float32)[[0, 0, 1, 1]]  # an A and a 2, in two suits each
+    >>> corner_pips_name_their_suits(glyph_of_rank, np.array([0, 1, 0, 1]), np.arange(4))
+    0.0
+    >>> suits = np.array([0, 1, 2, 3, 0, 1, 2, 3])
+    >>> corner_pips_name_their_suits(np.eye(4, dtype=np.float32)[suits], suits, np.arange(8))
+    1.0
+    """
+    named = 0
+    for k in range(len(feats)):
+        others = cards != cards[k]
+        if not others.any():
+            continue
+        i, sure = pick(ClassTemplates(feats[others], suits[others], 4, 0).best(feats[k][None]), SUIT_ACCEPT)
+        named += sure >= 0.5 and i == suits[k]
+    return float(named) / len(feats) if len(feats) else 0.0
 
 
 def glare_over_middle(face: np.ndarray) -> bool:
@@ -158,11 +185,3 @@ def _per_rank(similarities: np.ndarray, ranks: np.ndarray) -> np.ndarray:
     best = np.full(len(RANKS), -1.0, np.float32)
     np.maximum.at(best, np.searchsorted([int(r) for r in RANKS], ranks), similarities.astype(np.float32))
     return best
-
-
-def _corner_suits(face: np.ndarray, corner_pips: ClassTemplates) -> Sequence[Suit | None]:
-    out: list[Suit | None] = []
-    for f in corner_pip_features(face):
-        i, conf = pick(corner_pips.best(f[None]), SUIT_ACCEPT)
-        out.append(SUITS[i] if conf >= 0.5 else None)
-    return out

@@ -26,7 +26,13 @@ from faro_box.vision.features import IndexFeatures, face_feature, index_features
 from faro_box.vision.index_patch import IndexWindow
 from faro_box.vision.learned import EMBED
 from faro_box.vision.learned_deck import LearnedDeck, Mode
-from faro_box.vision.middle import corner_pip_features, middle_feature
+from faro_box.vision.middle import (
+    MIDDLE_SIDE,
+    SUITS_NAMED,
+    corner_pip_features,
+    corner_pips_name_their_suits,
+    middle_feature,
+)
 
 PROFILE_VERSION = 3  # 3: the learned reader's deck (window, prototypes)
 _MAGIC = "faro-box deck profile"
@@ -147,10 +153,14 @@ class DeckProfile:
             problems.append("face templates")
         elif self.face_labels.size and (self.face_labels.min() < 0 or self.face_labels.max() >= 52):
             problems.append("face labels")
-        if self.middle_feats.ndim != 2 or (len(self.middle_feats) and len(self.middle_feats) != len(self.face_labels)):
+        if self.middle_feats.ndim != 2 or (len(self.middle_feats) and (
+                len(self.middle_feats) != len(self.face_labels) or self.middle_feats.shape[1] != MIDDLE_SIDE ** 2
+                or self.has_index)):
             problems.append("middle templates")
         if self.corner_pip_feats.ndim != 2 or len(self.corner_pip_feats) != len(self.corner_pip_labels) \
-                or (self.corner_pip_labels.size and not set(self.corner_pip_labels.tolist()) <= {0, 1, 2, 3}):
+                or (self.corner_pip_labels.size and (
+                    not set(self.corner_pip_labels.tolist()) <= {0, 1, 2, 3}
+                    or self.corner_pip_feats.shape[1] != glyphs.SUIT_SHAPE[0] * glyphs.SUIT_SHAPE[1] + 1)):
             problems.append("corner pip templates")
         if not all(1.0 <= m <= 10.0 for m in self.margins):
             problems.append(f"margins {self.margins!r}")
@@ -212,6 +222,7 @@ def build_profile(samples: Iterable[Sample], *, name: str, view: View) -> DeckPr
     rank_f, rank_l, suit_l, face_f, face_l, pip_f, middle_f = [], [], [], [], [], [], []
     corner_f: list[np.ndarray] = []
     corner_l: list[int] = []
+    corner_c: list[int] = []
     suit_f: dict[str, list[np.ndarray]] = {k: [] for k in SUIT_KEYS}
     reds: list[tuple[float, bool]] = []
     n = 0
@@ -232,6 +243,7 @@ def build_profile(samples: Iterable[Sample], *, name: str, view: View) -> DeckPr
             middle_f.append(s.middle)
         corner_f.extend(s.corner_pips)
         corner_l.extend([SUITS.index(s.card.suit)] * len(s.corner_pips))
+        corner_c.extend([FULL_DECK.index(s.card)] * len(s.corner_pips))
     if n == 0:
         raise VisionError("enrolment got no images at all")
     has_index = bool(rank_l)
@@ -256,10 +268,10 @@ def build_profile(samples: Iterable[Sample], *, name: str, view: View) -> DeckPr
         face_labels=np.array(face_l, np.int64),
         pip_feats=_face_rows(pip_f),
         red_threshold=_red_threshold(reds), has_index=has_index)
-    if not has_index:
-        profile = dataclasses.replace(profile, middle_feats=_face_rows(middle_f),
-                                      corner_pip_feats=np.array(corner_f, np.float32).reshape(len(corner_l), -1)
-                                      if corner_f else np.zeros((0, 1), np.float32),
+    corners = np.array(corner_f, np.float32).reshape(len(corner_l), -1) if corner_f else np.zeros((0, 1), np.float32)
+    if not has_index and corner_pips_name_their_suits(corners, np.array(corner_l, np.int64),
+                                                       np.array(corner_c, np.int64)) >= SUITS_NAMED:
+        profile = dataclasses.replace(profile, middle_feats=_face_rows(middle_f), corner_pip_feats=corners,
                                       corner_pip_labels=np.array(corner_l, np.int64))
     profile.check(name)
     return profile

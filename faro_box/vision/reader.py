@@ -487,24 +487,32 @@ class ClassicalReader:
         return True
 
     def _read_by_face(self, face: np.ndarray) -> Reading:
-        """Index-less decks: the enrolled faces decide (either way up), with the same margins; where
-        they abstain, or where the deck's own print was enrolled, the face's middle and corner pips
-        (vision.middle) too, never naming a card the two disagree on."""
+        """Index-less decks: the enrolled faces decide (either way up), with the same margins. A
+        deck whose own print and corner pips were enrolled (vision.middle) is read by them where
+        the faces abstain; where the faces name a card, the middle's rank and the corner pips'
+        suits must not name another."""
         whole = self._read_by_whole_face(face)
         if self._middles is None:
             return whole
         m = read_middle(face, *self._middles)
         if whole.card is not None:
-            if (m.rank not in (None, whole.card.rank)) or (m.suit not in (None, whole.card.suit)):
-                named = f"{m.rank.symbol if m.rank else '?'}{m.suit.value if m.suit else '?'}"
+            if m.rank not in (None, whole.card.rank) or m.suits_named - {whole.card.suit}:
+                named = "/".join(sorted(s.value for s in m.suits_named)) or "?"
                 return Reading(None, min(whole.confidence, 0.49), whole.candidates, present=True,
-                               why=f"the face reads {whole.card}, its middle and corner pips {named}")
+                               why=f"the face reads {whole.card}, its middle {m.rank.symbol if m.rank else '?'} "
+                                   f"and its corner pips {named}")
             return whole
         if m.rank is None or m.suit is None:
             return Reading(None, whole.confidence, whole.candidates, present=True, why=f"{whole.why}; {m.why}")
         card = Card(m.rank, m.suit)
-        return Reading(card, m.confidence, (card, *(c for c in whole.candidates if c != card)), present=True,
-                       rank=card.rank, suit=card.suit)
+        candidates = (card, *(c for c in whole.candidates if c != card))
+        pips = count_pips(face)
+        # Three pips or more are a pip card's body, which must be the middle's rank; one or two
+        # blobs are what a printed numeral or figure shows as well.
+        if pips is not None and pips >= 3 and pips != int(card.rank):
+            return Reading(None, min(m.confidence, 0.49), candidates, present=True,
+                           why=f"{pips} pips contradict the middle's {card.rank.symbol}")
+        return Reading(card, m.confidence, candidates, present=True, rank=card.rank, suit=card.suit)
 
     def _read_by_whole_face(self, face: np.ndarray) -> Reading:
         p = self.profile
