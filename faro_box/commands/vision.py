@@ -305,9 +305,9 @@ def _cmd_enroll(args: argparse.Namespace) -> int:
                          window=window)
     profile.save(args.out)
     deck = profile.learned
+    middles = int(np.count_nonzero(np.abs(profile.middle_feats).sum(axis=1))) if len(profile.middle_feats) else 0
+    pips, n = len(profile.corner_pip_labels), len(profile.face_labels)
     if not profile.has_index:
-        middles = int(np.count_nonzero(np.abs(profile.middle_feats).sum(axis=1))) if len(profile.middle_feats) else 0
-        pips, n = len(profile.corner_pip_labels), len(profile.face_labels)
         what = (f"its whole faces, the print in their middles (seen on {middles}/{n} cards) and the suit pips in "
                 f"their corners (on {pips}/{2 * n} corners)" if middles and pips else "its whole faces only")
         reads = (f"the network reads its index, the classical templates {what}"
@@ -318,7 +318,8 @@ def _cmd_enroll(args: argparse.Namespace) -> int:
         print(f"faro-box vision enroll: WARNING: {deck.summary()}: this deck is read by the weaker classical "
               "templates; give images that show the index if the deck has one", file=sys.stderr)
     print(json.dumps({"profile": args.out, "view": profile.view.value, "rank_templates": len(profile.rank_labels),
-                      "face_templates": len(profile.face_labels), "has_index": profile.has_index,
+                      "face_templates": n, "middle_prints": middles, "corner_pips": pips,
+                      "has_index": profile.has_index,
                       "mode": deck.mode.name.lower() if deck is not None else None,
                       "index_found": f"{deck.found}/{deck.total}" if deck is not None else None,
                       "rank_glyph_height": round(deck.glyph_height, 4) if deck and deck.glyph_height else None,

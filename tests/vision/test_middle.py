@@ -207,6 +207,8 @@ def test_the_enrol_command_says_the_middle_was_learned_and_read_names_the_card(t
     assert out.returncode == 0, out.stderr
     assert "the print in their middles (seen on 52/52 cards)" in out.stderr
     assert "corners (on 104/104 corners)" in out.stderr
+    said = json.loads(out.stdout)
+    assert (said["has_index"], said["middle_prints"], said["corner_pips"]) == (False, 52, 104)
     frame, _ = frame_of(numeral_face(Card.parse("JD")), seed=500)
     cv2.imwrite(str(tmp_path / "new.png"), frame)
     got = subprocess.run([sys.executable, "-m", "faro_box.cli", "vision", "read", "--profile", str(tmp_path / "p.npz"),
