@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from faro_box.cards import RANKS, SUITS, Rank, Suit
+from faro_box.cards import RANKS, SUITS, Colour, Rank, Suit
 from faro_box.vision import glyphs
 from faro_box.vision.canonical import CANON_H, CANON_W
 from faro_box.vision.nearest import ClassTemplates, pick
@@ -44,6 +44,7 @@ SUIT_ACCEPT = (0.6, 2.0)
 # The share of a deck's enrolled corner pips that must name their own suit against the other
 # cards' (corner_pips_name_their_suits) for its corners and middles to be read at all.
 SUITS_NAMED = 0.9
+COLOUR_BAND = 0.04  # the print's redness this near the deck's threshold: its colour unclear (as an index's)
 
 
 def _canonical(face: np.ndarray) -> np.ndarray:
@@ -56,14 +57,20 @@ def _turned(face: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(face[::-1, ::-1])
 
 
+def _middle(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ink strength of the face's middle (MIDDLE) and its colour, balanced to white paper."""
+    face = _canonical(face)
+    ink, balanced = glyphs.ink_map(face, 31)
+    h, w = ink.shape
+    lo, hi = MIDDLE
+    rows, cols = slice(int(lo * h), int(hi * h)), slice(int(lo * w), int(hi * w))
+    return ink[rows, cols], balanced[rows, cols]
+
+
 def middle_feature(face: np.ndarray) -> np.ndarray | None:
     """The ink of the face's middle cut to its own bounds, squared, scaled and softened, unit norm
     about its mean; None where the middle holds almost no ink."""
-    face = _canonical(face)
-    ink, _ = glyphs.ink_map(face, 31)
-    h, w = ink.shape
-    lo, hi = MIDDLE
-    region = ink[int(lo * h):int(hi * h), int(lo * w):int(hi * w)]
+    region, _ = _middle(face)
     ys, xs = np.nonzero(_print(region))
     if len(ys) < _LEAST_INK:
         return None
@@ -79,6 +86,19 @@ def middle_feature(face: np.ndarray) -> np.ndarray | None:
     v = v - v.mean()
     n = float(np.linalg.norm(v))
     return (v / n).astype(np.float32) if n > 1e-6 else None
+
+
+def print_redness(face: np.ndarray) -> float | None:
+    """How red the middle's print is: red less green of its inkiest pixels, against white paper
+    (0..1; a black print near 0); None where the middle holds almost no ink. The deck's corner
+    pips are printed in the same colour as its print."""
+    region, balanced = _middle(face)
+    printed = _print(region)
+    if np.count_nonzero(printed) < _LEAST_INK:
+        return None
+    inkiest = printed & (region >= 0.7 * float(region[printed].max()))
+    red = balanced[..., 2][inkiest].astype(np.float32) - balanced[..., 1][inkiest].astype(np.float32)
+    return float(red.mean()) / 255.0
 
 
 def _print(region: np.ndarray) -> np.ndarray:
@@ -123,9 +143,11 @@ class MiddleReading:
 
 
 def read_middle(face: np.ndarray, middles: np.ndarray, middle_ranks: np.ndarray,
-                corner_pips: ClassTemplates) -> MiddleReading:
+                corner_pips: ClassTemplates, red_threshold: float) -> MiddleReading:
     """The rank by the face's middle against ``middles`` (rows, their Rank values in
-    ``middle_ranks``) and the suit by the corner pips against the deck's own, each where it is sure."""
+    ``middle_ranks``) and the suit by the corner pips against the deck's own, each where it is
+    sure, and never of another colour than the print's ink (``red_threshold``: the deck's
+    print_redness between its black and red cards)."""
     face = _canonical(face)
     named = [pick(corner_pips.best(f[None]), SUIT_ACCEPT) for f in corner_pip_features(face)]
     suits = frozenset(SUITS[i] for i, sure in named if sure >= 0.5)
@@ -146,7 +168,16 @@ def read_middle(face: np.ndarray, middles: np.ndarray, middle_ranks: np.ndarray,
         return MiddleReading(None, None, confidence, suits, "the middle's rank unsure")
     if not named or len(suits) != 1 or any(sure < 0.5 for _, sure in named):
         return MiddleReading(rank, None, confidence, suits, "the corner pips name no one suit")
-    return MiddleReading(rank, next(iter(suits)), min(confidence, *(sure for _, sure in named)), suits)
+    suit = next(iter(suits))
+    redness = print_redness(face)
+    if redness is None or abs(redness - red_threshold) < COLOUR_BAND \
+            or (redness > red_threshold) is not (suit.colour is Colour.RED):
+        # A blurred pip of one colour can take the shape of the other colour's (a club's, a diamond's).
+        ink = "unclear" if redness is None or abs(redness - red_threshold) < COLOUR_BAND \
+            else "red" if redness > red_threshold else "black"
+        return MiddleReading(rank, None, min(confidence, 0.49), suits,
+                             f"the print's ink is {ink}, the corner pips name {suit.name.lower()}")
+    return MiddleReading(rank, suit, min(confidence, *(sure for _, sure in named)), suits)
 
 
 def corner_pips_name_their_suits(feats: np.ndarray, suits: np.ndarray, cards: np.ndarray) -> float:

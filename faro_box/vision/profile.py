@@ -32,6 +32,7 @@ from faro_box.vision.middle import (
     corner_pip_features,
     corner_pips_name_their_suits,
     middle_feature,
+    print_redness,
 )
 
 PROFILE_VERSION = 3  # 3: the learned reader's deck (window, prototypes)
@@ -54,7 +55,9 @@ class DeckProfile:
     middle_feats: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.float32))
     corner_pip_feats: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.float32))
     corner_pip_labels: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    red_threshold: float = 0.08  # index ink redness (paper-relative R - G) that splits red from black
+    # Ink redness (paper-relative R - G) that splits red from black: the index's, or an index-less
+    # deck's middle print's (vision.middle.print_redness).
+    red_threshold: float = 0.08
     has_index: bool = True
     # Distance ratios the runner-up must keep to the winner (rank, suit) before the reader names it.
     margins: tuple[float, float] = (2.0, 2.0)
@@ -215,11 +218,13 @@ class Sample:
     pip: np.ndarray | None = None
     middle: np.ndarray | None = None  # vision.middle's features: an index-less deck's print
     corner_pips: tuple[np.ndarray, ...] = ()
+    middle_redness: float | None = None
 
 
 def build_profile(samples: Iterable[Sample], *, name: str, view: View) -> DeckProfile:
     """A profile from labelled samples; VisionError naming what is missing if it cannot read a deck."""
     rank_f, rank_l, suit_l, face_f, face_l, pip_f, middle_f = [], [], [], [], [], [], []
+    middle_reds: list[tuple[float, bool]] = []
     corner_f: list[np.ndarray] = []
     corner_l: list[int] = []
     corner_c: list[int] = []
@@ -244,6 +249,8 @@ def build_profile(samples: Iterable[Sample], *, name: str, view: View) -> DeckPr
         corner_f.extend(s.corner_pips)
         corner_l.extend([SUITS.index(s.card.suit)] * len(s.corner_pips))
         corner_c.extend([FULL_DECK.index(s.card)] * len(s.corner_pips))
+        if s.middle_redness is not None:
+            middle_reds.append((s.middle_redness, s.card.suit in (Suit.HEARTS, Suit.DIAMONDS)))
     if n == 0:
         raise VisionError("enrolment got no images at all")
     has_index = bool(rank_l)
@@ -269,10 +276,12 @@ def build_profile(samples: Iterable[Sample], *, name: str, view: View) -> DeckPr
         pip_feats=_face_rows(pip_f),
         red_threshold=_red_threshold(reds), has_index=has_index)
     corners = np.array(corner_f, np.float32).reshape(len(corner_l), -1) if corner_f else np.zeros((0, 1), np.float32)
-    if not has_index and corner_pips_name_their_suits(corners, np.array(corner_l, np.int64),
-                                                       np.array(corner_c, np.int64)) >= SUITS_NAMED:
+    # A suit with no corner pip enrolled would be read as one that has some.
+    if not has_index and set(corner_l) == {0, 1, 2, 3} and corner_pips_name_their_suits(
+            corners, np.array(corner_l, np.int64), np.array(corner_c, np.int64)) >= SUITS_NAMED:
         profile = dataclasses.replace(profile, middle_feats=_face_rows(middle_f), corner_pip_feats=corners,
-                                      corner_pip_labels=np.array(corner_l, np.int64))
+                                      corner_pip_labels=np.array(corner_l, np.int64),
+                                      red_threshold=_red_threshold(middle_reds))
     profile.check(name)
     return profile
 
@@ -310,7 +319,7 @@ def sample_from_view(card: Card, image: np.ndarray, view: View) -> Sample:
     if view is not View.FACE:
         return Sample(card, features, None)
     return Sample(card, features, face_feature(image), pip_feature(image), middle_feature(image),
-                  tuple(corner_pip_features(image)))
+                  tuple(corner_pip_features(image)), print_redness(image))
 
 
 def generic_profile() -> DeckProfile:

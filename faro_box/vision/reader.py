@@ -393,7 +393,7 @@ class ClassicalReader:
         self._suits = {k: ClassTemplates(v, p.suit_labels, 4, 0) for k, v in p.suit_feats.items()}
         self._middles = None if not len(p.middle_feats) or not len(p.corner_pip_labels) else (
             p.middle_feats, np.array([int(FULL_DECK[k].rank) for k in p.face_labels.tolist()]),
-            ClassTemplates(p.corner_pip_feats, p.corner_pip_labels, 4, 0))
+            ClassTemplates(p.corner_pip_feats, p.corner_pip_labels, 4, 0), p.red_threshold)
 
     def read(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None) -> Reading:
         image = check_image(image)

@@ -239,3 +239,26 @@ def test_a_card_given_with_some_of_the_table_round_it_is_read(numeral_deck):
         centre = quad.mean(axis=0)
         loose = centre + 1.3 * (quad - centre)
         assert reader.read(frame, window=loose).card == card, text
+
+
+@pytest.mark.parametrize("sigma", [3.3, 3.5, 3.7])
+def test_a_blurred_club_is_never_read_as_a_diamond(numeral_deck, sigma):
+    """Blurred, a club's corner pip takes a diamond's shape before it reads as nothing: the
+    print's ink, black, refuses a red suit (clubs read as diamonds at these blurs without it)."""
+    reader = ClassicalReader(numeral_deck)
+    wrong = []
+    for card in (c for c in FULL_DECK if c.suit is Suit.CLUBS):
+        frame, quad = frame_of(synth.blur(numeral_face(card), sigma), seed=900 + FULL_DECK.index(card))
+        got = reader.read(frame, window=quad).card
+        if got not in (None, card):
+            wrong.append((str(card), str(got)))
+    assert wrong == []
+
+
+def test_a_deck_enrolled_in_two_suits_keeps_no_corner_pips():
+    """A suit with no enrolled corner pip would be named as one that has some (a seven of
+    diamonds as the seven of spades): a deck enrolled without every suit is read by its whole
+    faces only."""
+    profile = build_profile([sample_from_view(c, numeral_face(c), View.FACE) for c in FULL_DECK
+                             if c.suit in (Suit.SPADES, Suit.HEARTS)], name="two suits", view=View.FACE)
+    assert len(profile.corner_pip_labels) == 0 and len(profile.middle_feats) == 0
