@@ -262,6 +262,11 @@ def build_profile(samples: Iterable[Sample], *, name: str, view: View) -> DeckPr
                               f"{missing_s!r}: add clearer images of those cards")
     elif view is View.CORNER:
         raise VisionError("enrolment found no corner index in any image: corner views need an index")
+    elif missing_c := [str(c) for k, c in enumerate(FULL_DECK) if k not in face_l]:
+        # Read by its faces alone, a deck names only cards it enrolled: an unenrolled one would be
+        # taken for the enrolled face most like it (an ace of clubs for the ace of spades).
+        raise VisionError(f"enrolment of a deck read by its whole faces needs a picture of every card; none of "
+                          f"{missing_c!r}")
     dim_face = face_f[0].size if face_f else 1
     profile = DeckProfile(
         name=name, view=view,

@@ -25,16 +25,18 @@ PRINT = {Rank.ACE: "A", Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K"}
 
 
 def numeral_face(card: Card, *, corner_suits: tuple[Suit, Suit] | None = None, nine_is_six_turned: bool = False,
-                 width: int = 250, height: int = 350) -> np.ndarray:
-    """A face with a suit pip in its top-left and bottom-right corners and the rank large in the
-    middle; ``nine_is_six_turned``: the 9 printed as the 6 turned over, as one real deck does."""
+                 corner_pips: bool = True, width: int = 250, height: int = 350) -> np.ndarray:
+    """A face with a suit pip in its top-left and bottom-right corners (none without
+    ``corner_pips``) and the rank large in the middle; ``nine_is_six_turned``: the 9 printed as
+    the 6 turned over, as one real deck does."""
     img = np.zeros((height, width, 3), np.uint8)
     img[:] = (40, 90, 30)
     img[card_mask(width, height) > 0] = PAPER
     ink = RED if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else BLACK
     top, bottom = corner_suits or (card.suit, card.suit)
-    draw_pip(img, top, (0.13 * width, 0.1 * height), 0.12 * width, ink)
-    draw_pip(img, bottom, (0.87 * width, 0.9 * height), 0.12 * width, ink, flip=True)
+    if corner_pips:
+        draw_pip(img, top, (0.13 * width, 0.1 * height), 0.12 * width, ink)
+        draw_pip(img, bottom, (0.87 * width, 0.9 * height), 0.12 * width, ink, flip=True)
     turned = nine_is_six_turned and card.rank is Rank.NINE
     text = PRINT.get(card.rank, str(int(card.rank))) if not turned else "6"
     (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, 4.0, 9)
@@ -109,16 +111,13 @@ def test_a_profile_with_damaged_middle_arrays_is_refused(numeral_deck, tmp_path,
 
 
 def test_a_deck_with_an_index_its_templates_missed_keeps_no_corner_pips():
-    """A deck printing an index whose glyphs the classical finder missed on some cards is enrolled
-    by its whole faces: what lies first in its corners is the rank's glyph, which names no suit,
-    so no middle reading is kept, and a card left out of enrolment is never named wrong (its
-    corners once named the queens of hearts, diamonds and clubs the queen of spades)."""
-    left_out = {Card.parse(t) for t in ("7H", "7D", "7C", "QH", "QD", "QC")}
+    """A deck printing an index whose glyphs the classical finder missed is enrolled by its whole
+    faces: what lies first in its corners is the rank's glyph, which names no suit, so no middle
+    reading is kept (kept, it read queens of hearts, diamonds and clubs as the queen of spades)."""
     samples = []
     for i, card in enumerate(FULL_DECK):
-        if card not in left_out:
-            frame, quad = scene(card, seed=1000 + i)
-            samples.append(dataclasses.replace(sample_from_view(card, warp_quad(frame, quad), View.FACE), index=None))
+        frame, quad = scene(card, seed=1000 + i)
+        samples.append(dataclasses.replace(sample_from_view(card, warp_quad(frame, quad), View.FACE), index=None))
     profile = build_profile(samples, name="english, index missed", view=View.FACE)
     assert not profile.has_index and len(profile.corner_pip_labels) == 0 and len(profile.middle_feats) == 0
     reader = ClassicalReader(profile)
@@ -129,6 +128,14 @@ def test_a_deck_with_an_index_its_templates_missed_keeps_no_corner_pips():
         if got not in (None, card):
             wrong.append((str(card), str(got)))
     assert wrong == []
+
+
+def test_a_deck_read_by_its_faces_is_refused_without_every_card():
+    """Read by its faces alone, a deck names only cards it enrolled: one it did not would be taken
+    for the face most like it (an ace of clubs for the ace of spades)."""
+    samples = [sample_from_view(c, numeral_face(c), View.FACE) for c in FULL_DECK if c.suit is not Suit.CLUBS]
+    with pytest.raises(VisionError, match="needs a picture of every card.*'AC'"):
+        build_profile(samples, name="no clubs", view=View.FACE)
 
 
 def test_every_card_is_read_by_its_middle_and_corner_pips(numeral_deck):
@@ -255,10 +262,9 @@ def test_a_blurred_club_is_never_read_as_a_diamond(numeral_deck, sigma):
     assert wrong == []
 
 
-def test_a_deck_enrolled_in_two_suits_keeps_no_corner_pips():
-    """A suit with no enrolled corner pip would be named as one that has some (a seven of
-    diamonds as the seven of spades): a deck enrolled without every suit is read by its whole
-    faces only."""
-    profile = build_profile([sample_from_view(c, numeral_face(c), View.FACE) for c in FULL_DECK
-                             if c.suit in (Suit.SPADES, Suit.HEARTS)], name="two suits", view=View.FACE)
+def test_a_deck_whose_corner_pips_show_in_three_suits_keeps_none():
+    """A suit with no corner pip found would be named as one that has some (a seven of clubs as
+    the seven of spades): such a deck is read by its whole faces only."""
+    profile = build_profile([sample_from_view(c, numeral_face(c, corner_pips=c.suit is not Suit.CLUBS), View.FACE)
+                             for c in FULL_DECK], name="clubs without corner pips", view=View.FACE)
     assert len(profile.corner_pip_labels) == 0 and len(profile.middle_feats) == 0
