@@ -58,6 +58,13 @@ def parse_window(corners: Sequence[Sequence[float]] | Sequence[float]) -> np.nda
     return arr
 
 
+def canonical_size(face: np.ndarray) -> np.ndarray:
+    """An upright face at CANON_W×CANON_H, resized only where it is another size."""
+    if face.shape[:2] != (CANON_H, CANON_W):
+        face = cv2.resize(face, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+    return face
+
+
 def warp_quad(frame: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return _warp(frame, _canon_matrix(quad), (CANON_W, CANON_H))
 

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from faro_box.vision import glyphs
-from faro_box.vision.canonical import CANON_H, CANON_W, CardView, View
+from faro_box.vision.canonical import CANON_H, CANON_W, CardView, View, canonical_size
 
 FACE_SHAPE = (56, 40)
 # The index sits in the top-left of the canonical face; a margin lets a loose warp still hold it.
@@ -77,8 +77,7 @@ def view_index(view: CardView, which: int) -> glyphs.Index | None:
 
 def face_feature(face: np.ndarray) -> np.ndarray:
     """The whole face, ink only and small: court art and pip layout, blind to light and tint."""
-    if face.shape[:2] != (CANON_H, CANON_W):
-        face = cv2.resize(face, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+    face = canonical_size(face)
     ink, balanced = glyphs.ink_map(face, 31)
     redness = cv2.subtract(balanced[..., 2], balanced[..., 1]).astype(np.float32) * (1.0 / 255.0)
     rows, cols = FACE_SHAPE
@@ -93,7 +92,6 @@ def face_feature(face: np.ndarray) -> np.ndarray:
 def pip_feature(face: np.ndarray) -> np.ndarray | None:
     from faro_box.vision.pips import first_pip
 
-    if face.shape[:2] != (CANON_H, CANON_W):
-        face = cv2.resize(face, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
+    face = canonical_size(face)
     pip = first_pip(face)
     return glyphs.glyph_feature(pip, glyphs.SUIT_SHAPE) if pip is not None else None

@@ -26,7 +26,7 @@ import numpy as np
 
 from faro_box.cards import RANKS, SUITS, Colour, Rank, Suit
 from faro_box.vision import glyphs
-from faro_box.vision.canonical import CANON_H, CANON_W
+from faro_box.vision.canonical import canonical_size
 from faro_box.vision.nearest import ClassTemplates, pick
 from faro_box.vision.pips import BURNT, GLARE_OVER_PIPS, first_pip
 
@@ -47,19 +47,13 @@ SUITS_NAMED = 0.9
 COLOUR_BAND = 0.04  # the print's redness this near the deck's threshold: its colour unclear (as an index's)
 
 
-def _canonical(face: np.ndarray) -> np.ndarray:
-    if face.shape[:2] != (CANON_H, CANON_W):
-        face = cv2.resize(face, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
-    return face
-
-
 def _turned(face: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(face[::-1, ::-1])
 
 
 def _middle(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The ink strength of the face's middle (MIDDLE) and its colour, balanced to white paper."""
-    face = _canonical(face)
+    face = canonical_size(face)
     ink, balanced = glyphs.ink_map(face, 31)
     h, w = ink.shape
     lo, hi = MIDDLE
@@ -122,15 +116,16 @@ def _print(region: np.ndarray) -> np.ndarray:
     return keep[labels]
 
 
+def corner_pips(face: np.ndarray, within: tuple[float, float, float, float] = CORNER_PIP) -> list[np.ndarray]:
+    """The ink of the pip in each corner that shows one clearly (pips.first_pip ``within`` the
+    face either way up): its top-left corner's, then its bottom-right's."""
+    face = canonical_size(face)
+    return [pip for upright in (face, _turned(face)) if (pip := first_pip(upright, within)) is not None]
+
+
 def corner_pip_features(face: np.ndarray) -> list[np.ndarray]:
-    """The suit pip of each corner that shows one clearly (the face either way up), as glyphs."""
-    face = _canonical(face)
-    out = []
-    for upright in (face, _turned(face)):
-        pip = first_pip(upright, CORNER_PIP)
-        if pip is not None:
-            out.append(glyphs.glyph_feature(pip, glyphs.SUIT_SHAPE))
-    return out
+    """corner_pips as glyphs (glyphs.glyph_feature), what enrolment keeps and reading compares."""
+    return [glyphs.glyph_feature(pip, glyphs.SUIT_SHAPE) for pip in corner_pips(face)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +143,7 @@ def read_middle(face: np.ndarray, middles: np.ndarray, middle_ranks: np.ndarray,
     ``middle_ranks``) and the suit by the corner pips against the deck's own, each where it is
     sure, and never of another colour than the print's ink (``red_threshold``: the deck's
     print_redness between its black and red cards)."""
-    face = _canonical(face)
+    face = canonical_size(face)
     named = [pick(corner_pips.best(f[None]), SUIT_ACCEPT) for f in corner_pip_features(face)]
     suits = frozenset(SUITS[i] for i, sure in named if sure >= 0.5)
     if glare_over_middle(face):

@@ -21,7 +21,14 @@ import numpy as np
 from faro_box.cards import FULL_DECK, RANKS, SUITS, Card, Colour, Rank, Suit
 from faro_box.errors import VisionError
 from faro_box.vision import glyphs
-from faro_box.vision.canonical import CANON_H, CANON_W, CardView, View, check_image, parse_window
+from faro_box.vision.canonical import (
+    CANON_H,
+    CANON_W,
+    CardView,
+    View,
+    check_image,
+    parse_window,
+)
 from faro_box.vision.features import (
     IndexFeatures,
     face_feature,
@@ -46,7 +53,7 @@ from faro_box.vision.learned_reader import (
     scores,
 )
 from faro_box.vision.locate import find_card, is_whole_picture
-from faro_box.vision.middle import read_middle
+from faro_box.vision.middle import corner_pips, read_middle
 from faro_box.vision.nearest import ClassTemplates, margin_confidence, pick, similarity
 from faro_box.vision.pips import (
     UPPER_PIPS_WHOLE,
@@ -564,13 +571,8 @@ def court_pip_suits(face: np.ndarray) -> set[Suit]:
     """The suits a court's corner pips name, where they name one clearly: by their shape against
     the generic index pips (sure, as the templates' line), or for a black pip by its outline
     (glyphs.pip_growth). Both corners (the face either way up), an unclear pip naming nothing."""
-    if face.shape[:2] != (CANON_H, CANON_W):
-        face = cv2.resize(face, (CANON_W, CANON_H), interpolation=cv2.INTER_AREA)
     named: set[Suit] = set()
-    for upright in (face, np.ascontiguousarray(face[::-1, ::-1])):
-        pip = first_pip(upright, COURT_PIP_CORNER)
-        if pip is None:
-            continue
+    for pip in corner_pips(face, COURT_PIP_CORNER):
         i, conf = pick(_index_pips().best(glyphs.glyph_feature(pip, glyphs.SUIT_SHAPE)[None]),
                         ClassicalReader.SUIT_ACCEPT)
         if conf >= 0.5:

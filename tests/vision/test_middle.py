@@ -216,6 +216,13 @@ def test_the_enrol_command_says_the_middle_was_learned_and_read_names_the_card(t
     assert "corners (on 104/104 corners)" in out.stderr
     said = json.loads(out.stdout)
     assert (said["has_index"], said["middle_prints"], said["corner_pips"]) == (False, 52, 104)
+    # Two cards short, the deck is refused in one line, and no profile is written.
+    (tmp_path / "short.csv").write_text("\n".join(r for r in rows if not r.startswith(("JD", "2C"))) + "\n")
+    short = subprocess.run([sys.executable, "-m", "faro_box.cli", "vision", "enroll", str(tmp_path / "short.csv"),
+                            "--out", str(tmp_path / "short.npz")], capture_output=True, text=True, timeout=300)
+    assert short.returncode != 0 and "Traceback" not in short.stderr
+    assert "needs a picture of every card" in short.stderr and "'JD'" in short.stderr and "'2C'" in short.stderr
+    assert not (tmp_path / "short.npz").exists()
     frame, _ = frame_of(numeral_face(Card.parse("JD")), seed=500)
     cv2.imwrite(str(tmp_path / "new.png"), frame)
     got = subprocess.run([sys.executable, "-m", "faro_box.cli", "vision", "read", "--profile", str(tmp_path / "p.npz"),
