@@ -33,8 +33,9 @@ from real_sets import DATA, SETS, load  # noqa: E402
 
 from faro_box.cards import Rank, Suit  # noqa: E402
 from faro_box.vision.canonical import CANON_H, CANON_W  # noqa: E402
+from faro_box.vision.joint import face_cues  # noqa: E402
 from faro_box.vision.pips import count_pips_in, pip_area  # noqa: E402
-from faro_box.vision.reader import Reader, face_cues  # noqa: E402
+from faro_box.vision.reader import Reader  # noqa: E402
 
 
 def verdict(got: int | None, rank: Rank) -> str:

@@ -48,23 +48,16 @@ from faro_box.cards import Card, Rank  # noqa: E402
 from faro_box.commands.vision import enroll_views  # noqa: E402
 from faro_box.errors import VisionError  # noqa: E402
 from faro_box.vision.canonical import CardView, View, parse_window, warp_quad  # noqa: E402
+from faro_box.vision.classical import ClassicalReader  # noqa: E402
 from faro_box.vision.index_patch import corner_patch  # noqa: E402
+from faro_box.vision.joint import FaceCues, confirmed, face_cues, joined  # noqa: E402
 from faro_box.vision.learned import IndexNet, NetOutput  # noqa: E402
 from faro_box.vision.learned_deck import ENROL, LearnedDeck, Mode  # noqa: E402
 from faro_box.vision.learned_reader import ENROLLED, GENERIC, Acceptance, Scores, named_by_each_corner, scores  # noqa: E402
 from faro_box.vision.locate import find_card, is_whole_picture  # noqa: E402
 from faro_box.vision.pips import PipCheck, check_pips  # noqa: E402
-from faro_box.vision.reader import (  # noqa: E402
-    SECOND_LOOK,
-    ClassicalReader,
-    FaceCues,
-    Reader,
-    Reading,
-    confirmed,
-    face_cues,
-    joined,
-    turned_quarter,
-)
+from faro_box.vision.reader import SECOND_LOOK, Reader, turned_quarter  # noqa: E402
+from faro_box.vision.reading import Reading  # noqa: E402
 
 TARGET_WRONG = 0.001
 GRID = tuple(float(t) for t in np.round(np.concatenate([np.arange(0.5, 0.95, 0.05), np.arange(0.95, 0.9999, 0.005)]), 4))

@@ -34,8 +34,9 @@ from classic_peer import ClassicPeer  # noqa: E402
 from faro_box.cards import FULL_DECK, Card  # noqa: E402
 from faro_box.commands.vision import Label, enroll, evaluate, load_labels  # noqa: E402
 from faro_box.errors import VisionError  # noqa: E402
+from faro_box.vision.classical import ClassicalReader  # noqa: E402
 from faro_box.vision.learned import IndexNet  # noqa: E402
-from faro_box.vision.reader import ClassicalReader, Reader  # noqa: E402
+from faro_box.vision.reader import Reader  # noqa: E402
 from faro_box.vision.sim.render import render_card  # noqa: E402
 from faro_box.vision.sim.synth import busy_background, card_quad, light_background, place_card  # noqa: E402
 

@@ -9,7 +9,8 @@ from track_helpers import Scripted, TruthReader, expected_labels, label, run_box
 
 from faro_box.cards import Card, Rank
 from faro_box.vision.canonical import CardView, parse_window
-from faro_box.vision.reader import ClassicalReader, Reader
+from faro_box.vision.classical import ClassicalReader
+from faro_box.vision.reader import Reader
 from faro_box.vision.sim.simbox import SimBox
 from faro_box.vision.track import CardExposed, NeedsConfirmation, Tracker
 

@@ -8,8 +8,11 @@ import pytest
 
 from faro_box.cards import RANKS, SUITS, Card, Rank, Suit
 from faro_box.vision.canonical import CardView, parse_window
+from faro_box.vision.classical import ClassicalReader
+from faro_box.vision.joint import FaceCues, confirmed, face_cues
 from faro_box.vision.learned_reader import GENERIC, Scores
-from faro_box.vision.reader import ClassicalReader, FaceCues, Reader, Reading, confirmed, face_cues
+from faro_box.vision.reader import Reader
+from faro_box.vision.reading import Reading
 from faro_box.vision.sim.render import CardStyle, PipShape, render_card
 from faro_box.vision.sim.simbox import SimBox
 
@@ -210,7 +213,7 @@ def _corner_pipped(card: Card) -> np.ndarray:
 
 @pytest.mark.parametrize("card", [Card(r, s) for r in (Rank.JACK, Rank.QUEEN, Rank.KING) for s in SUITS], ids=str)
 def test_a_courts_corner_pip_names_its_suit(card: Card) -> None:
-    from faro_box.vision.reader import court_pip_suits
+    from faro_box.vision.classical import court_pip_suits
 
     face = _corner_pipped(card)
     assert court_pip_suits(face) == {card.suit}

@@ -12,7 +12,8 @@ import pytest
 
 from faro_box.cards import Suit
 from faro_box.commands.vision import load_labels
-from faro_box.vision.reader import Reader, face_cues
+from faro_box.vision.joint import face_cues
+from faro_box.vision.reader import Reader
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 

@@ -10,8 +10,9 @@ import pytest
 from faro_box.cards import Card, Rank, Suit
 from faro_box.vision import glyphs
 from faro_box.vision.canonical import CardView
+from faro_box.vision.classical import ClassicalReader
 from faro_box.vision.locate import whole_card
-from faro_box.vision.reader import ClassicalReader, Reader
+from faro_box.vision.reader import Reader
 from faro_box.vision.sim.render import render_card
 
 COURTS = [Card(rank, suit) for rank in (Rank.JACK, Rank.QUEEN, Rank.KING) for suit in Suit]

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from faro_box.cards import Card, Rank, Suit
-from faro_box.vision.reader import Method, Reader, Reading, joined
+from faro_box.vision.joint import joined
+from faro_box.vision.reader import Method, Reader
+from faro_box.vision.reading import Reading
 
 C = Card.parse
 

@@ -10,7 +10,8 @@ import pytest
 
 from faro_box.cards import Card
 from faro_box.vision.canonical import CardView
-from faro_box.vision.reader import ClassicalReader, Reader
+from faro_box.vision.classical import ClassicalReader
+from faro_box.vision.reader import Reader
 from faro_box.vision.sim.render import render_card
 
 

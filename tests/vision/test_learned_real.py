@@ -12,8 +12,9 @@ import pytest
 from faro_box.cards import Card
 from faro_box.commands.vision import enroll_views, load_labels
 from faro_box.vision.canonical import CardView, parse_window, warp_quad
+from faro_box.vision.classical import ClassicalReader
 from faro_box.vision.learned_deck import Mode
-from faro_box.vision.reader import ClassicalReader, Reader
+from faro_box.vision.reader import Reader
 from faro_box.vision.sim.casts import glare, glare_at, pi_camera
 
 pytestmark = [pytest.mark.shared_data, pytest.mark.slow]

@@ -14,9 +14,9 @@ from vision_frames import scene
 from faro_box.cards import FULL_DECK, Card, Rank, Suit
 from faro_box.errors import VisionError
 from faro_box.vision.canonical import View, warp_quad
+from faro_box.vision.classical import ClassicalReader
 from faro_box.vision.middle import middle_feature
 from faro_box.vision.profile import DeckProfile, build_profile, sample_from_view
-from faro_box.vision.reader import ClassicalReader
 from faro_box.vision.sim import synth
 from faro_box.vision.sim.render import card_mask, draw_pip
 

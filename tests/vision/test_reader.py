@@ -11,7 +11,8 @@ from faro_box.cards import FULL_DECK, Card
 from faro_box.errors import VisionError
 from faro_box.vision.canonical import CANON_H, CANON_W, warp_window
 from faro_box.vision.locate import find_card
-from faro_box.vision.reader import Reader, Reading
+from faro_box.vision.reader import Reader
+from faro_box.vision.reading import Reading
 from faro_box.vision.sim import synth
 from faro_box.vision.sim.casts import Glare, glare
 
