@@ -21,8 +21,9 @@ from tomlkit.exceptions import TOMLKitError
 from faro_box.commands.track import parse_corners
 from faro_box.config import load_config, parse_config
 from faro_box.devices.camera import EndOfVideo, open_camera
-from faro_box.errors import ConfigError, DeviceError
+from faro_box.errors import ConfigError, DeviceError, VisionError
 from faro_box.vision.calibrate import calibrate, draw_window
+from faro_box.vision.canonical import check_image
 from faro_box.vision.track import Tracker
 
 
@@ -42,7 +43,12 @@ def run(args: argparse.Namespace) -> int:
     if source is None and args.config and Path(args.config).is_file():
         source = load_config(args.config).camera.source
     if source is None:
-        raise DeviceError("give the camera to calibrate (e.g. picamera2, usb:0, sim:1) or --config FILE")
+        missing = f" (there is no {args.config!r} to name one)" if args.config else ""
+        raise DeviceError(f"give the camera to calibrate (e.g. picamera2, usb:0, sim:1) or --config FILE{missing}")
+    picture = Path(args.picture)
+    if picture.is_dir() or not cv2.haveImageWriter(str(picture)):
+        raise DeviceError(f"--picture {args.picture!r}: give a file name OpenCV can write a picture to "
+                          "(.png or .jpg)")
     if args.settle < 0:
         raise DeviceError(f"--settle must be 0 or more, not {args.settle!r}")
     corners = parse_corners(args.corners) if args.corners else None
@@ -60,19 +66,31 @@ def run(args: argparse.Namespace) -> int:
         camera.close()
     if image is None:
         raise DeviceError(f"the camera {source!r} gave no picture")
+    try:
+        image = check_image(image)
+    except VisionError as exc:
+        raise VisionError(f"the camera {source!r}: {exc}") from None
     first = calibrate(image, corners)
     visible = Tracker(_NoReader(), window=first.window).sees_card(image)
     result = calibrate(image, first.window, card_visible=visible)
-    picture = Path(args.picture)
-    if not cv2.imwrite(str(picture), draw_window(image, result.window, result.ok)):
+    # The configuration is checked and written beside itself before the picture is written, and
+    # moved into place after: where either fails, neither file changes.
+    staged = stage_config(Path(args.config), new_config(Path(args.config), result.window)) if args.config else None
+    try:
+        written = cv2.imwrite(str(picture), draw_window(image, result.window, result.ok))
+    except cv2.error:
+        written = False
+    if not written:
+        if staged is not None:
+            staged.unlink(missing_ok=True)
         raise DeviceError(f"cannot write the picture {str(picture)!r}")
     flat = ",".join(f"{v:.1f}" for corner in result.window for v in corner)
     print(f"window: {flat}")
     for check in result.checks:
         verdict = "ok" if check.ok else f"PROBLEM: {check.advice}"
         print(f"{check.name}: {check.value:.3g} {verdict}")
-    if args.config:
-        write_window(Path(args.config), result.window)
+    if staged is not None:
+        commit_config(staged, Path(args.config))
         print(f"written: [camera] window in {args.config}")
     else:
         print(f"(no --config: add to [camera]: window = {_toml_window(result.window)})")
@@ -90,11 +108,11 @@ def _toml_window(window: Any) -> str:
     return "[" + ", ".join(f"[{x:.1f}, {y:.1f}]" for x, y in window) + "]"
 
 
-def write_window(path: Path, window: Any) -> None:
-    """Set ``window`` in the [camera] table of the TOML file at ``path`` (created if absent),
-    keeping everything else, the person's comments and layout included (tomlkit edits the document
-    rather than rewriting it). The camera table is checked with the configuration's own rules
-    before the file is replaced; a bad result changes nothing."""
+def new_config(path: Path, window: Any) -> str:
+    """The configuration at ``path`` (none yet: an empty one) with ``window`` set in its [camera]
+    table, everything else kept, the person's comments and layout included (tomlkit edits the
+    document rather than rewriting it), checked with the configuration's own rules; ConfigError
+    naming the file where it cannot be read or the result is no configuration."""
     try:
         text = path.read_text(encoding="utf-8") if path.exists() else ""
     except (OSError, UnicodeDecodeError) as exc:
@@ -113,10 +131,26 @@ def write_window(path: Path, window: Any) -> None:
     camera["window"] = [[round(float(x), 1), round(float(y), 1)] for x, y in window]
     new = tomlkit.dumps(doc)
     camera_values = tomllib.loads(new).get("camera", {})
-    parse_config({"camera": camera_values, "display": {"web": False}})  # ConfigError names the key
+    try:
+        parse_config({"camera": camera_values, "display": {"web": False}})  # names the key
+    except ConfigError as exc:
+        raise ConfigError(f"the configuration {str(path)!r}: {exc}; not changed") from None
+    return new
+
+
+def stage_config(path: Path, new: str) -> Path:
+    """``new`` written beside the configuration at ``path`` (commit_config moves it over it)."""
     tmp = path.with_name(path.name + ".tmp")
     try:
         tmp.write_text(new, encoding="utf-8")
-        tmp.replace(path)
     except OSError as exc:
+        raise ConfigError(f"cannot write the configuration {str(path)!r}: {exc}") from None
+    return tmp
+
+
+def commit_config(staged: Path, path: Path) -> None:
+    try:
+        staged.replace(path)
+    except OSError as exc:
+        staged.unlink(missing_ok=True)
         raise ConfigError(f"cannot write the configuration {str(path)!r}: {exc}") from None

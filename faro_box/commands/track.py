@@ -18,6 +18,7 @@ import cv2
 from faro_box.config import load_config
 from faro_box.devices.camera import EndOfVideo, open_camera
 from faro_box.errors import VisionError
+from faro_box.vision.canonical import check_image
 from faro_box.vision.profile import DeckProfile
 from faro_box.vision.reader import Reader
 from faro_box.vision.track import NeedsConfirmation, Tracker, TrackerSettings, TrackEvent, event_to_json
@@ -64,9 +65,11 @@ def run(args: argparse.Namespace) -> int:
     if window is None and args.config:
         window = configured_window(args.config)
     profile = DeckProfile.load(args.profile) if args.profile else None
+    snapshots = _snapshot_folder(args.snapshots) if args.snapshots else None
+    record = _recording(args.record, args.source) if args.record is not None else None
     camera = open_camera(args.source, realtime=args.realtime)
-    snapshots = Path(args.snapshots) if args.snapshots else None
     recorder: Any = None
+    done = False
     try:
         if window is None:
             window = camera.window
@@ -85,8 +88,12 @@ def run(args: argparse.Namespace) -> int:
             if image is None:
                 tracker.lost()
                 continue
-            if args.record:
-                recorder = recorder or _recorder(args.record, image, camera.fps)
+            try:
+                image = check_image(image)
+            except VisionError as exc:
+                raise VisionError(f"{args.source!r} frame {count}: {exc}") from None
+            if record is not None:
+                recorder = recorder or _recorder(record[1], args.record, image, camera.fps)
                 recorder.write(image)
             number = camera.frame_number + base
             if number <= last:  # the next simulated deal counts from 0 again
@@ -95,14 +102,17 @@ def run(args: argparse.Namespace) -> int:
             last = number
             _print_events(tracker.update(image, number), snapshots)
         _print_events(tracker.finish(), snapshots)  # the recording's end: what it left open
+        if tracker.window is None:
+            raise VisionError(f"no window for {args.source!r}: in {count} frame(s) no card lay still with nothing "
+                              "over its edge, so nothing was read; give --window x1,y1,...,x4,y4 or run "
+                              "faro-box calibrate")
+        done = True
     finally:
         camera.close()
         if recorder is not None:
             recorder.release()
-    if tracker.window is None:
-        raise VisionError(f"no window for {args.source!r}: in {count} frame(s) no card lay still with nothing "
-                          "over its edge, so nothing was read; give --window x1,y1,...,x4,y4 or run "
-                          "faro-box calibrate")
+        if record is not None:
+            _finish_recording(*record, kept=done and recorder is not None)
     if window is None:
         flat = ",".join(f"{v:.1f}" for v in tracker.window.ravel())
         logging.getLogger("faro_box.track").info("window found in the picture: %s", flat)
@@ -117,16 +127,46 @@ def _print_events(events: list[TrackEvent], snapshots: Path | None) -> None:
         print(json.dumps(line), flush=True)
 
 
-def _recorder(path: str, first: Any, fps: float) -> Any:
+def _snapshot_folder(text: str) -> Path:
+    folder = Path(text)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise VisionError(f"--snapshots {text!r}: cannot make that folder ({exc.strerror or exc})") from None
+    return folder
+
+
+def _recording(text: str, source: str) -> tuple[Path, Path]:
+    """(the video asked for, the file it is written to until the run ends well): a run that ends
+    in an error leaves whatever was at ``text`` as it was, and the source is never written over."""
+    target = Path(text)
+    if not target.name or target.is_dir() or not target.parent.is_dir():
+        raise VisionError(f"--record {text!r}: give a video file name (.mp4) in a folder that exists")
+    source_file = Path(source)
+    if source_file.is_file() and target.exists() and target.samefile(source_file):
+        raise VisionError(f"--record {text!r} is the video being tracked: record to another file")
+    return target, target.with_name(f".{target.stem}.part{target.suffix}")
+
+
+def _recorder(part: Path, text: str, first: Any, fps: float) -> Any:
     h, w = first.shape[:2]
-    writer = cv2.VideoWriter(path, cv2.VideoWriter.fourcc(*"mp4v"), fps or 30.0, (w, h))
+    writer = cv2.VideoWriter(str(part), cv2.VideoWriter.fourcc(*"mp4v"), fps or 30.0, (w, h))
     if not writer.isOpened():
-        raise VisionError(f"cannot write the video {path!r}")
+        raise VisionError(f"cannot write the video {text!r}")
     return writer
 
 
+def _finish_recording(target: Path, part: Path, *, kept: bool) -> None:
+    try:
+        if kept:
+            part.replace(target)
+        else:
+            part.unlink(missing_ok=True)
+    except OSError as exc:
+        raise VisionError(f"cannot write the video {str(target)!r}: {exc.strerror or exc}") from None
+
+
 def _save(folder: Path, name: str, image: Any) -> str:
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
     if not cv2.imwrite(str(path), image):
         raise VisionError(f"cannot write the snapshot {str(path)!r}")

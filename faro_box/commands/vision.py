@@ -22,7 +22,7 @@ import numpy as np
 from faro_box.cards import FULL_DECK, Card, Rank
 from faro_box.devices.image_files import read_image
 from faro_box.errors import CardError, VisionError
-from faro_box.vision.canonical import View, parse_window, warp_quad
+from faro_box.vision.canonical import View, check_image, check_inside, parse_window, warp_quad
 from faro_box.vision.locate import find_card
 from faro_box.vision.profile import DeckProfile, build_profile, sample_from_view
 from faro_box.vision.reader import Method, Reader
@@ -44,7 +44,7 @@ def load_labels(csv_path: str | Path) -> list[Label]:
     one row per card (tabletop photos: only images holding a single card are kept)."""
     csv_path = Path(csv_path)
     try:
-        with csv_path.open(newline="", encoding="utf-8") as f:
+        with csv_path.open(newline="", encoding="utf-8-sig") as f:  # -sig: the mark a spreadsheet writes first
             rows = list(csv.DictReader(f))
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise VisionError(f"cannot read the labels file {str(csv_path)!r}: {exc}") from None
@@ -56,8 +56,14 @@ def load_labels(csv_path: str | Path) -> list[Label]:
         raise VisionError(f"the labels file {str(csv_path)!r} has neither a 'card' nor a 'rank' column")
     out: list[Label] = []
     per_path = Counter(r["path"] for r in rows)
+    named: dict[str, tuple[str, int]] = {}
     for line, r in enumerate(rows, start=2):
         text = (r.get(key) or "").strip() if key else ""
+        if key:
+            first = named.setdefault(r["path"], (text.upper(), line))
+            if first[0] != text.upper():
+                raise VisionError(f"{str(csv_path)!r} line {line}: {r['path']!r} is labelled {text!r} here and "
+                                  f"{first[0]!r} on line {first[1]}")
         group = (r.get("capture_date") or "").strip()
         try:
             if key and text.upper() in ("NONE", "EMPTY", ""):
@@ -75,7 +81,24 @@ def load_labels(csv_path: str | Path) -> list[Label]:
 def load_image(path: Path) -> np.ndarray:
     if not path.is_file():
         raise VisionError(f"no image file at {str(path)!r}")
-    return read_image(path)
+    image = read_image(path)
+    try:
+        return check_image(image)
+    except VisionError as exc:
+        raise VisionError(f"{str(path)!r}: {exc}") from None
+
+
+def window_on(image: np.ndarray, window: list[float] | None, source: str) -> np.ndarray | None:
+    """The window given by hand, checked against one picture: VisionError naming ``source``
+    where it reaches past the picture's edge."""
+    if window is None:
+        return None
+    quad = parse_window(window)
+    try:
+        check_inside(quad, image.shape)
+    except VisionError as exc:
+        raise VisionError(f"{source!r}: {exc}") from None
+    return quad
 
 
 def parse_window_arg(text: str | None) -> list[float] | None:
@@ -87,6 +110,7 @@ def parse_window_arg(text: str | None) -> list[float] | None:
         raise VisionError(f"--window must be 8 numbers x1,y1,...,x4,y4, not {text!r}") from None
     if len(values) != 8:
         raise VisionError(f"--window must be 8 numbers x1,y1,...,x4,y4, not {text!r}")
+    parse_window(values)  # its shape judged once, not once per image
     return values
 
 
@@ -125,17 +149,36 @@ def enroll_pictures(pictures: Iterable[tuple[Card, np.ndarray, str]], *, view: s
     came from) -> a DeckProfile."""
     v = View(view)
     seen: list[tuple[Card, np.ndarray]] = []
+    sources: list[str] = []
     for card, image, source in pictures:
         if v is View.FACE:
-            quad = parse_window(window) if window is not None else find_card(image)
+            quad = window_on(image, window, source) if window is not None else find_card(image)
             if quad is None:
                 raise VisionError(f"no card found in the enrolment image {source!r}")
             image = warp_quad(image, quad)
         seen.append((card, image))
-    return enroll_views(seen, view=view, name=name)
+        sources.append(source)
+    return enroll_views(seen, view=view, name=name, sources=sources)
 
 
-def enroll_views(seen: Sequence[tuple[Card, np.ndarray]], *, view: str, name: str):  # noqa: ANN201
+def contradicted_label(seen: Sequence[tuple[Card, np.ndarray]], view: View,
+                       sources: Sequence[str] | None = None) -> str | None:
+    """Why an enrolment picture's label is wrong, where the generic reading names another card
+    (it names no wrong card on any standard-index deck it was measured on), or None. A wrong label
+    would teach the deck's templates and prototypes one card's index under another's name."""
+    reader = Reader(view=view)
+    for k, (card, image) in enumerate(seen):
+        h, w = image.shape[:2]
+        whole = None if view is View.CORNER else [0, 0, w - 1, 0, w - 1, h - 1, 0, h - 1]
+        read = reader.read(image, window=whole).card
+        if read is not None and read != card:
+            where = sources[k] if sources is not None else f"enrolment picture {k + 1}"
+            return f"{where!r} is labelled {card}, but its index reads {read}: check that label"
+    return None
+
+
+def enroll_views(seen: Sequence[tuple[Card, np.ndarray]], *, view: str, name: str,  # noqa: ANN201
+                 sources: Sequence[str] | None = None):
     """(card, canonical face or corner close-up) -> a DeckProfile: the learned reader's deck,
     and the classical templates where the deck needs them (no readable index)."""
     import dataclasses
@@ -149,6 +192,12 @@ def enroll_views(seen: Sequence[tuple[Card, np.ndarray]], *, view: str, name: st
         raise VisionError("the labels name no card to enrol")
     samples = [sample_from_view(card, image, v) for card, image in seen]
     deck = learn_deck(shipped_net(), seen, corner=v is View.CORNER)
+    if deck.mode is Mode.GENERIC_AND_OWN:
+        # Only where the generic heads named nearly the whole deck as labelled: a deck whose
+        # glyphs mean other ranks (a Dutch V is the queen) disagrees with them on whole ranks.
+        wrong = contradicted_label(seen, v, sources)
+        if wrong is not None:
+            raise VisionError(f"{wrong} (nothing enrolled)")
     if deck.mode is not Mode.FACE:
         gaps = missing(deck)
         if gaps:
@@ -175,7 +224,7 @@ def load_order(text: str) -> tuple[Card, ...]:
         return FULL_DECK
     path = Path(text)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise VisionError(f"cannot read the order file {text!r}: {exc}") from None
     cards: list[Card] = []
@@ -234,6 +283,7 @@ def evaluate(reader, labels: Sequence[Label], *, window: list[float] | None = No
     times: list[float] = []
     for label in labels:
         image = load_image(label.path)
+        window_on(image, window, str(label.path))
         reading, ms = timed(lambda im: reader.read(im, window=window), image)
         times.append(ms)
         card, rank = reading.card, reading.rank  # type: ignore[attr-defined]
@@ -334,6 +384,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
     for path in args.images:
         try:
             image = load_image(Path(path))
+            window_on(image, window, path)
             reading, ms = timed(lambda im: reader.read(im, window=window), image)
         except VisionError as exc:
             print(f"faro-box vision read: {exc}", file=sys.stderr)
@@ -347,8 +398,12 @@ def _cmd_read(args: argparse.Namespace) -> int:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
+    labels = load_labels(args.labels)
+    if not labels:
+        raise VisionError(f"the labels file {args.labels!r} names no image to evaluate (a rank-only file keeps "
+                          "only images named once)")
     reader = make_reader(args.profile, args.view, args.learned, args.method)
-    result = evaluate(reader, load_labels(args.labels), window=parse_window_arg(args.window))
+    result = evaluate(reader, labels, window=parse_window_arg(args.window))
     if args.json:
         print(json.dumps(result, indent=2))
         return 0

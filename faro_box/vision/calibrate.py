@@ -13,7 +13,7 @@ import numpy as np
 
 from faro_box.errors import VisionError
 from faro_box.vision.balance import BALANCE, balanced
-from faro_box.vision.canonical import check_image, parse_window, warp_window
+from faro_box.vision.canonical import check_image, check_inside, parse_window, warp_window
 from faro_box.vision.locate import paper_saturation
 
 # The variance of the Laplacian of the window warped upright, paper scaled to 200: the simulated
@@ -166,9 +166,7 @@ def calibrate(image: np.ndarray, window: Sequence[Sequence[float]] | None = None
     own verdict that the card fills the window edge to edge (None: not judged)."""
     image = check_image(image)
     corners = find_window(image) if window is None else parse_window(window)
-    h, w = image.shape[:2]
-    if corners[:, 0].min() < 0 or corners[:, 1].min() < 0 or corners[:, 0].max() > w or corners[:, 1].max() > h:
-        raise VisionError(f"the window {corners.ravel().round(1).tolist()!r} reaches outside the {w}x{h} picture")
+    check_inside(corners, image.shape)
     sharpness = focus(image, corners)
     bright, clipped = exposure(image, corners)
     checks = [

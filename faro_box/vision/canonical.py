@@ -50,12 +50,27 @@ def parse_window(corners: Sequence[Sequence[float]] | Sequence[float]) -> np.nda
     area = cv2.contourArea(arr)
     if area < 64:
         raise VisionError(f"the window {arr.ravel().tolist()!r} encloses no area (corners repeated or in a line)")
-    # Shoelace sign in image coordinates (y down): positive means clockwise on screen.
-    x, y = arr[:, 0], arr[:, 1]
+    # Shoelace sign in image coordinates (y down): positive means clockwise on screen. In float64:
+    # corners far out (1e30) overflow float32's products to a NaN that no sign test refuses.
+    x, y = arr[:, 0].astype(np.float64), arr[:, 1].astype(np.float64)
     if float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) < 0:
         raise VisionError(f"the window {arr.ravel().tolist()!r} runs anticlockwise: give the corners "
                           "clockwise from the top-left")
     return arr
+
+
+def check_inside(window: np.ndarray, shape: tuple[int, ...]) -> None:
+    """VisionError unless every corner of ``window`` (parse_window's) lies on the picture of
+    ``shape``: a window given by hand that reaches past the picture reads its border, not a card.
+
+    >>> check_inside(parse_window([0, 0, 99, 0, 99, 139, 0, 139]), (140, 100, 3))
+    >>> check_inside(parse_window([0, 0, 300, 0, 300, 139, 0, 139]), (140, 100, 3))
+    Traceback (most recent call last):
+    faro_box.errors.VisionError: the window [0.0, 0.0, 300.0, 0.0, 300.0, 139.0, 0.0, 139.0] reaches outside the 100x140 picture
+    """
+    h, w = shape[:2]
+    if window[:, 0].min() < 0 or window[:, 1].min() < 0 or window[:, 0].max() > w or window[:, 1].max() > h:
+        raise VisionError(f"the window {window.ravel().round(1).tolist()!r} reaches outside the {w}x{h} picture")
 
 
 def canonical_size(face: np.ndarray) -> np.ndarray:

@@ -8,8 +8,10 @@ and every suit thirteen.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import io
+import math
 import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +24,7 @@ from faro_box.cards import FULL_DECK, RANKS, SUITS, Card, Suit
 from faro_box.errors import VisionError
 from faro_box.vision import glyphs
 from faro_box.vision.canonical import View
-from faro_box.vision.features import IndexFeatures, face_feature, index_features
+from faro_box.vision.features import FACE_SHAPE, IndexFeatures, face_feature, index_features
 from faro_box.vision.index_patch import IndexWindow
 from faro_box.vision.learned import EMBED
 from faro_box.vision.learned_deck import LearnedDeck, Mode
@@ -37,6 +39,11 @@ from faro_box.vision.middle import (
 
 PROFILE_VERSION = 3  # 3: the learned reader's deck (window, prototypes)
 _MAGIC = "faro-box deck profile"
+# Template widths: the features the reader compares them with (glyphs.glyph_feature, features.face_feature).
+_RANK_WIDTH = glyphs.RANK_SHAPE[0] * glyphs.RANK_SHAPE[1] + 1
+_SUIT_WIDTH = glyphs.SUIT_SHAPE[0] * glyphs.SUIT_SHAPE[1] + 1
+_FACE_WIDTH = 2 * FACE_SHAPE[0] * FACE_SHAPE[1]
+_LEAST_WINDOW_PX = 8  # an enrolled index window smaller than this, on the canonical face, holds no index
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,10 +92,19 @@ class DeckProfile:
             arrays["learned_suit"] = d.suit_protos
         buf = io.BytesIO()
         np.savez_compressed(buf, **arrays)  # type: ignore[arg-type]
+        # Written beside the target and moved over it whole: a full disk or a killed process
+        # leaves the profile that was there before, never half of a new one.
+        target = Path(path)
+        if not target.name or target.is_dir():
+            raise VisionError(f"cannot write the deck profile {str(path)!r}: give a file name (.npz)")
+        part = target.with_name(f".{target.name}.part")
         try:
-            Path(path).write_bytes(buf.getvalue())
+            part.write_bytes(buf.getvalue())
+            part.replace(target)
         except OSError as exc:
-            raise VisionError(f"cannot write the deck profile {str(path)!r}: {exc.strerror}") from None
+            with contextlib.suppress(OSError):
+                part.unlink(missing_ok=True)
+            raise VisionError(f"cannot write the deck profile {str(path)!r}: {exc.strerror or exc}") from None
 
     @classmethod
     def load(cls, path: str | Path) -> DeckProfile:
@@ -103,6 +119,10 @@ class DeckProfile:
         try:
             with np.load(io.BytesIO(data), allow_pickle=False) as npz:
                 arrays = {k: npz[k] for k in npz.files}
+            # NumPy hands back a member that is no .npy array as its raw bytes.
+            odd = sorted(k for k, v in arrays.items() if not isinstance(v, np.ndarray))
+            if odd:
+                raise VisionError(f"{source!r} is not a deck profile ({odd[0]!r} is not a number array)")
         except ValueError:  # NumPy's words about pickles mean nothing to a dealer
             raise VisionError(f"{source!r} is not a deck profile (not an archive of plain number arrays)") from None
         except (OSError, EOFError, zipfile.BadZipFile, KeyError) as exc:
@@ -167,8 +187,15 @@ class DeckProfile:
             problems.append("corner pip templates")
         if not all(1.0 <= m <= 10.0 for m in self.margins):
             problems.append(f"margins {self.margins!r}")
+        widths = ((self.rank_feats, _RANK_WIDTH, "rank"), (self.face_feats, _FACE_WIDTH, "face"),
+                  (self.pip_feats, _SUIT_WIDTH, "pip"), *((v, _SUIT_WIDTH, "suit") for v in self.suit_feats.values()))
+        for feats, width, what in widths:
+            if feats.ndim == 2 and len(feats) and feats.shape[1] != width:
+                problems.append(f"{what} templates {feats.shape[1]} wide, not {width}")
         if not all(np.all(np.isfinite(a)) for a in (self.rank_feats, self.face_feats, self.middle_feats,
-                                                      self.corner_pip_feats)):
+                                                      self.corner_pip_feats, self.pip_feats,
+                                                      *self.suit_feats.values())) \
+                or not math.isfinite(self.red_threshold):
             problems.append("non-finite numbers")
         if not self.has_index and not len(self.face_labels) and self.learned is None:
             problems.append("no templates at all")
@@ -178,6 +205,14 @@ class DeckProfile:
             if d.rank_protos.shape != (13, width) or d.suit_protos.shape != (4, width) or width % EMBED or not width \
                     or not np.all(np.isfinite(d.rank_protos)) or not np.all(np.isfinite(d.suit_protos)):
                 problems.append("learned prototypes")
+            w = d.window
+            if not all(math.isfinite(v) and abs(v) < 10 for v in (w.x, w.y, w.side)) \
+                    or min(hi - lo for lo, hi in w.bounds()) < _LEAST_WINDOW_PX:
+                problems.append(f"learned index window {w!r}")
+            if not (math.isfinite(d.temperature) and d.temperature > 0):
+                problems.append(f"learned temperature {d.temperature!r}")
+            if d.glyph_height is not None and not 0 < d.glyph_height < 1:
+                problems.append(f"learned glyph height {d.glyph_height!r}")
         if problems:
             raise VisionError(f"the deck profile {source!r} is damaged ({', '.join(problems)}): enrol the deck again")
 

@@ -110,3 +110,19 @@ def test_read_by_each_method_and_a_contradicting_choice_is_one_clear_error(deck_
     assert done.returncode != 0 and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1 and "--method 'classical'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_enrol_refuses_a_picture_whose_index_reads_another_card_than_its_label(deck_dir):
+    """Two labels swapped by hand: the deck's templates would learn the 4 of spades as the 2 of
+    clubs and read it so for good; enrolment names the picture and writes nothing."""
+    rows = (deck_dir / "labels.csv").read_text().splitlines()
+    rows[1 + 3], rows[1 + 40] = rows[1 + 3].replace(str(FULL_DECK[3]), str(FULL_DECK[40])), \
+        rows[1 + 40].replace(str(FULL_DECK[40]), str(FULL_DECK[3]))
+    swapped = deck_dir / "swapped.csv"
+    swapped.write_text("\n".join(rows) + "\n")
+    out = deck_dir / "swapped.npz"
+    done = run("enroll", str(swapped), "--out", str(out))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "check that label" in done.stderr
+    assert "e3.png" in done.stderr or "e40.png" in done.stderr
+    assert not out.exists()

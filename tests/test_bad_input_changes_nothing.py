@@ -1,0 +1,278 @@
+"""Bad input to the camera commands changes nothing: a damaged profile, a window off the picture,
+a label that names another card, a configuration that is no configuration, a recording over the
+video being tracked: one line naming the input, a non-zero exit, and every file as it was."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from faro_box.cards import Card
+from faro_box.errors import VisionError
+from faro_box.vision.index_patch import IndexWindow
+from faro_box.vision.learned import EMBED
+from faro_box.vision.learned_deck import LearnedDeck, Mode
+from faro_box.vision.profile import DeckProfile, generic_profile
+from faro_box.vision.sim import synth
+from faro_box.vision.sim.render import render_card
+
+
+def faro_box(*args: str, **kwargs) -> subprocess.CompletedProcess[str]:  # noqa: ANN003
+    return subprocess.run([sys.executable, "-m", "faro_box.cli", *args], capture_output=True, text=True,
+                          timeout=300, **kwargs)
+
+
+def one_error_line(done: subprocess.CompletedProcess[str], *words: str) -> str:
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode not in (0, None), done
+    lines = [line for line in done.stderr.strip().splitlines() if line.startswith("faro-box")]
+    assert len(lines) == 1, done.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def card_photo(tmp_path_factory) -> Path:
+    rng = np.random.default_rng(3)
+    frame = synth.place_card(synth.light_background(640, 480, rng), render_card(Card.parse("QH")),
+                             synth.card_quad(640, 480, 300, 5, (320, 240), 0.02, rng))
+    path = tmp_path_factory.mktemp("photo") / "qh.png"
+    cv2.imwrite(str(path), frame)
+    return path
+
+
+def learned_profile(**window: float) -> DeckProfile:
+    """The generic templates with an enrolled deck's learned part: ``window`` changes its index window."""
+    rng = np.random.default_rng(0)
+    protos = [rng.normal(size=(n, EMBED)).astype(np.float32) for n in (13, 4)]
+    protos = [p / np.linalg.norm(p, axis=1, keepdims=True) for p in protos]
+    deck = LearnedDeck(Mode.GENERIC_AND_OWN, dataclasses.replace(IndexWindow(), **window), protos[0], protos[1],
+                       52, 52, 0.09, 52)
+    return dataclasses.replace(generic_profile(), learned=deck)
+
+
+def saved(profile: DeckProfile) -> bytes:
+    """``profile`` as its file holds it (saving checks nothing; loading does)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        profile.save(Path(tmp) / "deck.npz")
+        return (Path(tmp) / "deck.npz").read_bytes()
+
+
+def with_member(data: bytes, name: str, value: bytes) -> bytes:
+    """The profile archive ``data`` with its member ``name`` (``name``.npy) holding ``value``."""
+    src, out = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    with zipfile.ZipFile(out, "w") as dst:
+        for item in src.infolist():
+            dst.writestr(item, value if item.filename == f"{name}.npy" else src.read(item))
+    return out.getvalue()
+
+
+def npy(array: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    np.save(buf, array)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize(("damage", "named"), [
+    (lambda d: with_member(d, "meta", b"garbage"), "'meta' is not a number array"),
+    (lambda d: with_member(d, "rank_feats", npy(np.zeros((3, 5), np.float32))), "rank templates 5 wide"),
+    (lambda d: with_member(d, "suit_whole", npy(np.zeros((41, 5), np.float32))), "suit templates 5 wide"),
+    (lambda d: with_member(d, "suit_whole", npy(np.full((41, 401), np.nan, np.float32))), "non-finite"),
+], ids=["member not an array", "rank width", "suit width", "suit NaN"])
+def test_a_damaged_profile_is_refused_when_it_loads(damage, named):
+    data = damage(saved(generic_profile()))
+    with pytest.raises(VisionError, match="'damaged.npz'") as refused:
+        DeckProfile.from_bytes(data, source="damaged.npz")
+    assert named in str(refused.value)
+
+
+@pytest.mark.parametrize(("change", "named"), [
+    ({"x": float("nan")}, "learned index window"), ({"x": 5.0}, "learned index window"),
+    ({"side": 0.0}, "learned index window"), ({"side": -0.5}, "learned index window"),
+])
+def test_a_learned_part_with_no_index_window_is_refused(change, named):
+    with pytest.raises(VisionError, match=named):
+        DeckProfile.from_bytes(saved(learned_profile(**change)), source="learned.npz")
+    DeckProfile.from_bytes(saved(learned_profile()), source="learned.npz")  # the same, undamaged, loads
+
+
+@pytest.mark.parametrize("temperature", [0.0, float("nan"), -1.0])
+def test_a_learned_part_with_no_temperature_is_refused(temperature):
+    profile = learned_profile()
+    assert profile.learned is not None
+    bad = dataclasses.replace(profile, learned=dataclasses.replace(profile.learned, temperature=temperature))
+    with pytest.raises(VisionError, match="learned temperature"):
+        DeckProfile.from_bytes(saved(bad), source="learned.npz")
+
+
+def test_a_profile_that_cannot_be_written_whole_leaves_the_old_one(tmp_path):
+    """A full disk (here a file-size limit) part-way through writing a profile: the profile that
+    was there reads as before, and no part of the new one is left beside it."""
+    target = tmp_path / "deck.npz"
+    generic_profile().save(target)
+    before = digest(target)
+    script = ("import dataclasses, sys; from faro_box.vision.profile import generic_profile;"
+              "from faro_box.errors import VisionError\n"
+              "try:\n    generic_profile().save(sys.argv[1])\nexcept VisionError as e:\n    print(e); sys.exit(1)")
+
+    def small_files() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (100_000, 100_000))
+
+    done = subprocess.run([sys.executable, "-c", script, str(target)], capture_output=True, text=True,
+                          preexec_fn=small_files, timeout=120)
+    assert done.returncode == 1 and "cannot write the deck profile" in done.stdout, done
+    assert digest(target) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.npz"]
+    DeckProfile.load(target)
+
+
+@pytest.mark.parametrize("window", ["1000,1000,1300,1000,1300,1400,1000,1400",
+                                    "1e30,1e30,2e30,1e30,2e30,2e30,1e30,2e30",
+                                    "-5000,-5000,5000,-5000,5000,5000,-5000,5000"])
+def test_a_window_off_the_picture_is_refused_naming_the_picture(card_photo, window):
+    for action in ("read", "eval"):
+        if action == "eval":
+            labels = card_photo.with_name("labels.csv")
+            labels.write_text(f"path,card\n{card_photo.name},QH\n")
+            done = faro_box("vision", "eval", str(labels), f"--window={window}")
+        else:
+            done = faro_box("vision", "read", f"--window={window}", str(card_photo))
+        one_error_line(done, str(card_photo), "reaches outside the 640x480 picture")
+        assert "RuntimeWarning" not in done.stderr
+
+
+def test_an_image_too_small_is_named(tmp_path, card_photo):
+    small = tmp_path / "thin.png"
+    cv2.imwrite(str(small), np.full((5000, 1, 3), 200, np.uint8))
+    done = faro_box("vision", "read", str(card_photo), str(small))
+    one_error_line(done, "thin.png", "at least 16 pixels")
+    assert '"path"' in done.stdout  # the good picture is still read
+
+
+def test_one_image_under_two_cards_is_refused_naming_the_line(tmp_path, card_photo):
+    labels = tmp_path / "labels.csv"
+    labels.write_text(f"path,card\n{card_photo},QH\n{card_photo},KS\n")
+    out = tmp_path / "deck.npz"
+    done = faro_box("vision", "enroll", str(labels), "--out", str(out))
+    one_error_line(done, "line 3", "'KS'", "'QH' on line 2")
+    assert not out.exists()
+
+
+def test_labels_saved_by_a_spreadsheet_with_a_byte_order_mark_are_read(card_photo):
+    labels = card_photo.with_name("bom.csv")
+    labels.write_bytes(b"\xef\xbb\xbfpath,card\r\n" + f"{card_photo.name},QH\r\n".encode())
+    done = faro_box("vision", "eval", str(labels), "--json")
+    assert done.returncode == 0, done.stderr
+    assert '"cards": 1' in done.stdout
+
+
+def test_eval_of_a_file_that_names_no_image_is_an_error(card_photo):
+    labels = card_photo.with_name("ranks.csv")
+    labels.write_text(f"path,rank\n{card_photo.name},Q\n{card_photo.name},Q\n")  # two cards: none kept
+    one_error_line(faro_box("vision", "eval", str(labels)), "names no image to evaluate")
+
+
+def test_calibrate_with_a_configuration_that_is_no_configuration_writes_no_picture(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text("this = not [valid toml\n")
+    picture = tmp_path / "calibration.png"
+    picture.write_bytes(b"the last evening's picture")
+    before = digest(picture), digest(config)
+    done = faro_box("calibrate", "sim:1", "--config", str(config), "--picture", str(picture))
+    one_error_line(done, str(config), "not valid TOML")
+    assert (digest(picture), digest(config)) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["calibration.png", "config.toml"]
+
+
+def test_calibrate_refuses_a_picture_it_cannot_write_before_it_starts(tmp_path):
+    done = faro_box("calibrate", "sim:1", "--picture", str(tmp_path / "view.txt"))
+    one_error_line(done, "--picture", "view.txt")
+    assert not list(tmp_path.iterdir())
+
+
+def test_calibrate_names_a_configuration_that_is_not_there(tmp_path):
+    one_error_line(faro_box("calibrate", "--config", str(tmp_path / "nowhere.toml")), "nowhere.toml")
+
+
+@pytest.fixture(scope="module")
+def video(tmp_path_factory) -> Path:
+    """A few seconds of the simulated box as a video file."""
+    from faro_box.vision.sim.simbox import SimBox
+
+    path = tmp_path_factory.mktemp("video") / "deal.avi"
+    box = SimBox(seed=2, cards=3)
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 30.0, (640, 480))
+    for frame in box:
+        writer.write(frame)
+    writer.release()
+    return path
+
+
+def test_track_never_records_over_the_video_it_tracks(video):
+    before = digest(video)
+    done = faro_box("track", str(video), "--record", str(video))
+    one_error_line(done, "--record", "the video being tracked")
+    assert digest(video) == before
+
+
+def test_a_tracking_run_that_fails_leaves_the_old_recording(tmp_path, video):
+    old = tmp_path / "last.mp4"
+    old.write_bytes(b"last night's recording")
+    blank = tmp_path / "frames"
+    blank.mkdir()
+    for n in range(6):  # an empty table: no window is ever found
+        cv2.imwrite(str(blank / f"{n}.png"), np.full((480, 640, 3), 90, np.uint8))
+    done = faro_box("track", str(blank), "--record", str(old))
+    one_error_line(done, "no window")
+    assert old.read_bytes() == b"last night's recording"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["frames", "last.mp4"]
+
+
+@pytest.mark.parametrize("where", ["a file", "a folder that is a file", "a directory to record to"])
+def test_track_refuses_output_paths_it_cannot_use_before_it_starts(tmp_path, video, where):
+    taken = tmp_path / "taken.png"
+    taken.write_bytes(b"a picture")
+    if where == "a directory to record to":
+        done = faro_box("track", str(video), "--record", str(tmp_path))
+        one_error_line(done, "--record")
+    else:
+        folder = taken if where == "a file" else taken / "inside"
+        done = faro_box("track", str(video), "--snapshots", str(folder))
+        one_error_line(done, "--snapshots", str(folder))
+    assert done.stdout == ""
+    assert taken.read_bytes() == b"a picture"
+
+
+def test_a_video_of_pictures_too_small_is_named(tmp_path):
+    tiny = tmp_path / "tiny.avi"
+    writer = cv2.VideoWriter(str(tiny), cv2.VideoWriter.fourcc(*"MJPG"), 30.0, (8, 8))
+    for _ in range(5):
+        writer.write(np.full((8, 8, 3), 120, np.uint8))
+    writer.release()
+    for command in ("track", "calibrate"):
+        one_error_line(faro_box(command, str(tiny)), str(tiny), "at least 16 pixels")
+
+
+def test_a_window_of_the_wrong_shape_is_one_error_for_many_images(card_photo):
+    anticlockwise = "0,0,0,100,100,100,100,0"
+    done = faro_box("vision", "read", f"--window={anticlockwise}", str(card_photo), str(card_photo))
+    one_error_line(done, "anticlockwise")
+    assert done.stdout == ""
