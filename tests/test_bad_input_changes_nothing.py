@@ -276,3 +276,10 @@ def test_a_window_of_the_wrong_shape_is_one_error_for_many_images(card_photo):
     done = faro_box("vision", "read", f"--window={anticlockwise}", str(card_photo), str(card_photo))
     one_error_line(done, "anticlockwise")
     assert done.stdout == ""
+
+
+@pytest.mark.parametrize("path", ["", ".", " "])
+def test_a_label_row_without_an_image_path_is_named_by_its_line(tmp_path, card_photo, path):
+    labels = tmp_path / "labels.csv"
+    labels.write_text(f"path,card\n{card_photo},QH\n{path},KS\n")
+    one_error_line(faro_box("vision", "eval", str(labels)), "line 3", "no image path")

@@ -58,6 +58,8 @@ def load_labels(csv_path: str | Path) -> list[Label]:
     per_path = Counter(r["path"] for r in rows)
     named: dict[str, tuple[str, int]] = {}
     for line, r in enumerate(rows, start=2):
+        if not (r.get("path") or "").strip().strip("."):
+            raise VisionError(f"{str(csv_path)!r} line {line}: no image path")
         text = (r.get(key) or "").strip() if key else ""
         if key:
             first = named.setdefault(r["path"], (text.upper(), line))
