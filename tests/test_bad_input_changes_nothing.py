@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -174,6 +175,16 @@ def test_one_image_under_two_cards_is_refused_naming_the_line(tmp_path, card_pho
     done = faro_box("vision", "enroll", str(labels), "--out", str(out))
     one_error_line(done, "line 3", "'KS'", "'QH' on line 2")
     assert not out.exists()
+    labels.write_text(f"path,card\n{card_photo.name},QH\n./{card_photo.name},KS\n")  # the same file
+    one_error_line(faro_box("vision", "eval", str(labels)), "line 3")
+
+
+def test_one_image_named_twice_as_the_same_card_is_read(card_photo):
+    labels = card_photo.with_name("twice.csv")
+    labels.write_text(f"path,card\n{card_photo.name},10S\n{card_photo.name},TS\nblank.png,NONE\nblank.png,\n")
+    cv2.imwrite(str(card_photo.with_name("blank.png")), np.full((480, 640, 3), 90, np.uint8))
+    done = faro_box("vision", "eval", str(labels), "--json")
+    assert done.returncode == 0, done.stderr
 
 
 def test_labels_saved_by_a_spreadsheet_with_a_byte_order_mark_are_read(card_photo):
@@ -233,17 +244,50 @@ def test_track_never_records_over_the_video_it_tracks(video):
     assert digest(video) == before
 
 
-def test_a_tracking_run_that_fails_leaves_the_old_recording(tmp_path, video):
+def test_a_tracking_run_that_fails_part_way_leaves_the_old_recording(tmp_path):
     old = tmp_path / "last.mp4"
     old.write_bytes(b"last night's recording")
-    blank = tmp_path / "frames"
-    blank.mkdir()
-    for n in range(6):  # an empty table: no window is ever found
-        cv2.imwrite(str(blank / f"{n}.png"), np.full((480, 640, 3), 90, np.uint8))
-    done = faro_box("track", str(blank), "--record", str(old))
-    one_error_line(done, "no window")
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for n in range(6):
+        cv2.imwrite(str(frames / f"{n}.png"), np.full((480, 640, 3), 90, np.uint8))
+    cv2.imwrite(str(frames / "3.png"), np.full((8, 8, 3), 90, np.uint8))  # a frame no reader can take
+    done = faro_box("track", str(frames), "--record", str(old))
+    one_error_line(done, "frame 4", "at least 16 pixels")
     assert old.read_bytes() == b"last night's recording"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["frames", "last.mp4"]
+
+
+def test_a_recording_ended_by_ctrl_c_is_kept(tmp_path):
+    """A live camera's run has no end but Ctrl-C: what it recorded is the recording."""
+    target = tmp_path / "evening.mp4"
+    run = subprocess.Popen([sys.executable, "-m", "faro_box.cli", "track", "sim:1", "--realtime", "--record",
+                            str(target)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode != 0 and "Traceback" not in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["evening.mp4"]
+    capture = cv2.VideoCapture(str(target))
+    frames = 0
+    while capture.read()[0]:
+        frames += 1
+    capture.release()
+    assert frames >= 10
+
+
+def test_a_profile_written_through_a_link_keeps_the_link_and_the_mode(tmp_path):
+    decks = tmp_path / "decks"
+    decks.mkdir()
+    real = decks / "french.npz"
+    real.write_bytes(b"an older profile")
+    real.chmod(0o640)
+    link = tmp_path / "current.npz"
+    link.symlink_to(real)
+    generic_profile().save(link)
+    assert link.is_symlink() and DeckProfile.load(real).name == generic_profile().name
+    assert real.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in decks.iterdir()) == ["french.npz"]
 
 
 @pytest.mark.parametrize("where", ["a file", "a folder that is a file", "a directory to record to"])

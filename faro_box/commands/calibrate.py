@@ -22,6 +22,7 @@ from faro_box.commands.track import parse_corners
 from faro_box.config import load_config, parse_config
 from faro_box.devices.camera import EndOfVideo, open_camera
 from faro_box.errors import ConfigError, DeviceError, VisionError
+from faro_box.files import discard, move_over, part_of
 from faro_box.vision.calibrate import calibrate, draw_window
 from faro_box.vision.canonical import check_image
 from faro_box.vision.track import Tracker
@@ -46,9 +47,9 @@ def run(args: argparse.Namespace) -> int:
         missing = f" (there is no {args.config!r} to name one)" if args.config else ""
         raise DeviceError(f"give the camera to calibrate (e.g. picamera2, usb:0, sim:1) or --config FILE{missing}")
     picture = Path(args.picture)
-    if picture.is_dir() or not cv2.haveImageWriter(str(picture)):
+    if picture.is_dir() or not cv2.haveImageWriter(str(picture)) or not picture.parent.is_dir():
         raise DeviceError(f"--picture {args.picture!r}: give a file name OpenCV can write a picture to "
-                          "(.png or .jpg)")
+                          "(.png or .jpg) in a folder that exists")
     if args.settle < 0:
         raise DeviceError(f"--settle must be 0 or more, not {args.settle!r}")
     corners = parse_corners(args.corners) if args.corners else None
@@ -77,23 +78,28 @@ def run(args: argparse.Namespace) -> int:
     # moved into place after: where either fails, neither file changes.
     staged = stage_config(Path(args.config), new_config(Path(args.config), result.window)) if args.config else None
     try:
-        written = cv2.imwrite(str(picture), draw_window(image, result.window, result.ok))
-    except cv2.error:
-        written = False
-    if not written:
+        try:
+            written = cv2.imwrite(str(picture), draw_window(image, result.window, result.ok))
+        except cv2.error:
+            written = False
+        if not written:
+            raise DeviceError(f"cannot write the picture {str(picture)!r}")
+        flat = ",".join(f"{v:.1f}" for corner in result.window for v in corner)
+        print(f"window: {flat}")
+        for check in result.checks:
+            verdict = "ok" if check.ok else f"PROBLEM: {check.advice}"
+            print(f"{check.name}: {check.value:.3g} {verdict}")
         if staged is not None:
-            staged.unlink(missing_ok=True)
-        raise DeviceError(f"cannot write the picture {str(picture)!r}")
-    flat = ",".join(f"{v:.1f}" for corner in result.window for v in corner)
-    print(f"window: {flat}")
-    for check in result.checks:
-        verdict = "ok" if check.ok else f"PROBLEM: {check.advice}"
-        print(f"{check.name}: {check.value:.3g} {verdict}")
-    if staged is not None:
-        commit_config(staged, Path(args.config))
-        print(f"written: [camera] window in {args.config}")
-    else:
-        print(f"(no --config: add to [camera]: window = {_toml_window(result.window)})")
+            try:
+                move_over(staged, args.config)
+            except OSError as exc:
+                raise ConfigError(f"cannot write the configuration {args.config!r}: {exc}") from None
+            print(f"written: [camera] window in {args.config}")
+        else:
+            print(f"(no --config: add to [camera]: window = {_toml_window(result.window)})")
+    finally:
+        if staged is not None:
+            discard(staged)  # moved into place, or not wanted: nothing left beside the file
     print(f"picture: {picture}")
     sys.stdout.flush()
     return 0 if result.ok else 2
@@ -139,18 +145,13 @@ def new_config(path: Path, window: Any) -> str:
 
 
 def stage_config(path: Path, new: str) -> Path:
-    """``new`` written beside the configuration at ``path`` (commit_config moves it over it)."""
-    tmp = path.with_name(path.name + ".tmp")
+    """``new`` written beside the configuration at ``path``, to be moved over it (files.move_over)."""
+    part = part_of(path)
     try:
-        tmp.write_text(new, encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot write the configuration {str(path)!r}: {exc}") from None
-    return tmp
-
-
-def commit_config(staged: Path, path: Path) -> None:
-    try:
-        staged.replace(path)
-    except OSError as exc:
-        staged.unlink(missing_ok=True)
-        raise ConfigError(f"cannot write the configuration {str(path)!r}: {exc}") from None
+        part.write_text(new, encoding="utf-8")
+    except BaseException as exc:
+        discard(part)
+        if isinstance(exc, OSError):
+            raise ConfigError(f"cannot write the configuration {str(path)!r}: {exc}") from None
+        raise
+    return part

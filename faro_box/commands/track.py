@@ -18,6 +18,7 @@ import cv2
 from faro_box.config import load_config
 from faro_box.devices.camera import EndOfVideo, open_camera
 from faro_box.errors import VisionError
+from faro_box.files import discard, move_over, part_of
 from faro_box.vision.canonical import check_image
 from faro_box.vision.profile import DeckProfile
 from faro_box.vision.reader import Reader
@@ -69,7 +70,9 @@ def run(args: argparse.Namespace) -> int:
     record = _recording(args.record, args.source) if args.record is not None else None
     camera = open_camera(args.source, realtime=args.realtime)
     recorder: Any = None
-    done = False
+    # The recording is kept once the frames ran out or the person stopped the run (Ctrl-C: a
+    # live camera's only end); a run that fails part-way leaves what was at --record as it was.
+    kept = False
     try:
         if window is None:
             window = camera.window
@@ -101,18 +104,21 @@ def run(args: argparse.Namespace) -> int:
                 number = last + 1
             last = number
             _print_events(tracker.update(image, number), snapshots)
+        kept = True
         _print_events(tracker.finish(), snapshots)  # the recording's end: what it left open
-        if tracker.window is None:
-            raise VisionError(f"no window for {args.source!r}: in {count} frame(s) no card lay still with nothing "
-                              "over its edge, so nothing was read; give --window x1,y1,...,x4,y4 or run "
-                              "faro-box calibrate")
-        done = True
+    except KeyboardInterrupt:
+        kept = True
+        raise
     finally:
         camera.close()
         if recorder is not None:
             recorder.release()
         if record is not None:
-            _finish_recording(*record, kept=done and recorder is not None)
+            _finish_recording(*record, kept=kept and recorder is not None)
+    if tracker.window is None:
+        raise VisionError(f"no window for {args.source!r}: in {count} frame(s) no card lay still with nothing "
+                          "over its edge, so nothing was read; give --window x1,y1,...,x4,y4 or run "
+                          "faro-box calibrate")
     if window is None:
         flat = ",".join(f"{v:.1f}" for v in tracker.window.ravel())
         logging.getLogger("faro_box.track").info("window found in the picture: %s", flat)
@@ -128,24 +134,27 @@ def _print_events(events: list[TrackEvent], snapshots: Path | None) -> None:
 
 
 def _snapshot_folder(text: str) -> Path:
+    """The folder for snapshots, made when the first is saved; refused now where a file stands
+    in its way."""
     folder = Path(text)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise VisionError(f"--snapshots {text!r}: cannot make that folder ({exc.strerror or exc})") from None
+    for place in (folder, *folder.parents):
+        if place.exists():
+            if not place.is_dir():
+                raise VisionError(f"--snapshots {text!r}: {str(place)!r} is a file, not a folder")
+            break
     return folder
 
 
 def _recording(text: str, source: str) -> tuple[Path, Path]:
-    """(the video asked for, the file it is written to until the run ends well): a run that ends
-    in an error leaves whatever was at ``text`` as it was, and the source is never written over."""
+    """(the video asked for, the file it is written to until the run ends: files.part_of); the
+    video being tracked is never written over."""
     target = Path(text)
-    if not target.name or target.is_dir() or not target.parent.is_dir():
+    if not target.name or not target.suffix or target.is_dir() or not target.parent.is_dir():
         raise VisionError(f"--record {text!r}: give a video file name (.mp4) in a folder that exists")
     source_file = Path(source)
     if source_file.is_file() and target.exists() and target.samefile(source_file):
         raise VisionError(f"--record {text!r} is the video being tracked: record to another file")
-    return target, target.with_name(f".{target.stem}.part{target.suffix}")
+    return target, part_of(target)
 
 
 def _recorder(part: Path, text: str, first: Any, fps: float) -> Any:
@@ -157,16 +166,20 @@ def _recorder(part: Path, text: str, first: Any, fps: float) -> Any:
 
 
 def _finish_recording(target: Path, part: Path, *, kept: bool) -> None:
+    if not kept:
+        discard(part)
+        return
     try:
-        if kept:
-            part.replace(target)
-        else:
-            part.unlink(missing_ok=True)
+        move_over(part, target)
     except OSError as exc:
         raise VisionError(f"cannot write the video {str(target)!r}: {exc.strerror or exc}") from None
 
 
 def _save(folder: Path, name: str, image: Any) -> str:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise VisionError(f"--snapshots {str(folder)!r}: cannot make that folder ({exc.strerror or exc})") from None
     path = folder / name
     if not cv2.imwrite(str(path), image):
         raise VisionError(f"cannot write the snapshot {str(path)!r}")

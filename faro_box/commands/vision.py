@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -56,16 +57,20 @@ def load_labels(csv_path: str | Path) -> list[Label]:
         raise VisionError(f"the labels file {str(csv_path)!r} has neither a 'card' nor a 'rank' column")
     out: list[Label] = []
     per_path = Counter(r["path"] for r in rows)
-    named: dict[str, tuple[str, int]] = {}
+    named: dict[str, tuple[Card | None, str, int]] = {}
     for line, r in enumerate(rows, start=2):
         if not (r.get("path") or "").strip().strip("."):
             raise VisionError(f"{str(csv_path)!r} line {line}: no image path")
         text = (r.get(key) or "").strip() if key else ""
         if key:
-            first = named.setdefault(r["path"], (text.upper(), line))
-            if first[0] != text.upper():
+            try:
+                said = None if text.upper() in ("NONE", "EMPTY", "") else Card.parse(text)
+            except CardError as exc:
+                raise VisionError(f"{str(csv_path)!r} line {line}: {exc}") from None
+            first = named.setdefault(os.path.normpath(r["path"].strip()), (said, text, line))
+            if first[0] != said:
                 raise VisionError(f"{str(csv_path)!r} line {line}: {r['path']!r} is labelled {text!r} here and "
-                                  f"{first[0]!r} on line {first[1]}")
+                                  f"{first[1]!r} on line {first[2]}")
         group = (r.get("capture_date") or "").strip()
         try:
             if key and text.upper() in ("NONE", "EMPTY", ""):

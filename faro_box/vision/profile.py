@@ -8,7 +8,6 @@ and every suit thirteen.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import io
 import math
@@ -22,6 +21,7 @@ import numpy as np
 
 from faro_box.cards import FULL_DECK, RANKS, SUITS, Card, Suit
 from faro_box.errors import VisionError
+from faro_box.files import write_whole
 from faro_box.vision import glyphs
 from faro_box.vision.canonical import View
 from faro_box.vision.features import FACE_SHAPE, IndexFeatures, face_feature, index_features
@@ -92,18 +92,12 @@ class DeckProfile:
             arrays["learned_suit"] = d.suit_protos
         buf = io.BytesIO()
         np.savez_compressed(buf, **arrays)  # type: ignore[arg-type]
-        # Written beside the target and moved over it whole: a full disk or a killed process
-        # leaves the profile that was there before, never half of a new one.
         target = Path(path)
         if not target.name or target.is_dir():
             raise VisionError(f"cannot write the deck profile {str(path)!r}: give a file name (.npz)")
-        part = target.with_name(f".{target.name}.part")
         try:
-            part.write_bytes(buf.getvalue())
-            part.replace(target)
+            write_whole(target, buf.getvalue())
         except OSError as exc:
-            with contextlib.suppress(OSError):
-                part.unlink(missing_ok=True)
             raise VisionError(f"cannot write the deck profile {str(path)!r}: {exc.strerror or exc}") from None
 
     @classmethod
