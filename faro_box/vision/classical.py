@@ -154,7 +154,8 @@ class ClassicalReader:
             return Reading(CARDS_BY_SCORE_INDEX[4 * r_i + s_i], confidence, candidates, present=True, rank=rank, suit=suit)
         why = why or ("rank unsure" if not rank_ok else "suit unsure")
         return Reading(None, min(confidence, 0.49), candidates, present=True,
-                       rank=rank if rank_ok else None, suit=suit if suit_ok else None, why=why)
+                       rank=rank if rank_ok else None, suit=suit if suit_ok else None, why=why,
+                       shape_against_ink=suit if suit_why.startswith(_INK_CONTRADICTS) else None)
 
     def _sure_in_each(self, votes: list[_Votes], r_i: int) -> bool:
         """Both corners read, and each names rank ``r_i`` alone with confidence SURE or more."""
@@ -268,6 +269,7 @@ def _mean(values: list[_T]) -> _T:
 
 
 _RED = (SUITS.index(Suit.HEARTS), SUITS.index(Suit.DIAMONDS))
+_INK_CONTRADICTS = "ink colour"  # how _pick_suit's reason begins where the colour forbids the shape's suit
 
 
 def black_suit_by_outline(growth: float) -> Suit | None:
@@ -292,7 +294,7 @@ def _pick_suit(scores: np.ndarray, red: bool | None, accept: tuple[float, float]
     rival = min(own, key=lambda k: scores[k])
     j = max(other, key=lambda k: scores[k])
     if margin_confidence(float(scores[j]), float(scores[i]), accept) >= 0.5:
-        return j, 0.0, f"ink colour ({'red' if red else 'black'}) contradicts the {SUITS[j].name.lower()} pip"
+        return j, 0.0, f"{_INK_CONTRADICTS} ({'red' if red else 'black'}) contradicts the {SUITS[j].name.lower()} pip"
     conf = margin_confidence(float(scores[i]), float(scores[rival]), accept)
     if red is False and outline is not None:
         # Black ink: templates sure of one black suit and an outline naming the other is a

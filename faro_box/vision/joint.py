@@ -32,8 +32,10 @@ def joined(learned: Reading, classical: Reading, *, each_corner: Card | None = N
         # it without contradicting it; where they found no index at all, it may be covered, and
         # a half-covered index is where the network alone misreads (a Q cut to a J), unless each
         # corner names it on its own, sure: a thumb or the card above hides one corner, and a
-        # small camera's blurred index, which the templates cannot find, is no cover.
-        alone = classical.card is None and (
+        # small camera's blurred index, which the templates cannot find, is no cover. Nor where
+        # the templates' pip is plainly of another suit, one the ink's colour forbade them (a
+        # four-colour deck's blue diamond, which the network takes for a spade).
+        alone = classical.card is None and classical.shape_against_ink in (None, card.suit) and (
             (bool(classical.candidates) and classical.rank in (None, card.rank) and classical.suit in (None, card.suit))
             or (not classical.candidates and each_corner == card))
         if alone:

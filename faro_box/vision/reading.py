@@ -16,3 +16,6 @@ class Reading:
     rank: Rank | None = None  # partial reads: a rank or suit the reader is sure of alone
     suit: Suit | None = None
     why: str = ""  # why it abstained, for logs and the dealer page
+    # The suit the index pip's shape named clearly where the ink's colour forbade it (the
+    # classical templates'): a blue diamond of a four-colour deck, or a red pip gone dark.
+    shape_against_ink: Suit | None = None

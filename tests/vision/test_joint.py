@@ -18,10 +18,11 @@ def learned(card: str | None, *guesses: str) -> Reading:
 
 
 def classical(card: str | None, *guesses: str, rank: Rank | None = None, suit: Suit | None = None,
-              confidence: float | None = None) -> Reading:
+              confidence: float | None = None, against_ink: Suit | None = None) -> Reading:
     named = C(card) if card else None
     return Reading(named, confidence if confidence is not None else 0.9 if named else 0.2, tuple(C(g) for g in guesses), present=True, rank=rank, suit=suit,
-                   why="" if named else "suit unsure" if guesses else "no readable index")
+                   why="" if named else "suit unsure" if guesses else "no readable index",
+                   shape_against_ink=against_ink)
 
 
 @pytest.mark.parametrize(("net", "templates", "expected"), [
@@ -35,6 +36,9 @@ def classical(card: str | None, *guesses: str, rank: Rank | None = None, suit: S
     (learned(None, "AS", "AC"), classical("AC", "AC", confidence=0.52), None),  # the network's second, barely
     (learned(None, "AC", "AS"), classical("AC", "AC", confidence=0.52), "AC"),  # its first: the templates' line
     (learned(None, "9S"), classical(None, "9S"), None),                        # neither names it
+    # the templates' pip is plainly a diamond, though the ink is not red (a four-colour deck's blue):
+    (learned("4S", "4S"), classical(None, "4D", "4S", rank=Rank.FOUR, against_ink=Suit.DIAMONDS), None),
+    (learned("4S", "4S"), classical(None, "4D", "4S", rank=Rank.FOUR), "4S"),  # unsure of the suit: the network's
 ])
 def test_one_reading_from_both(net: Reading, templates: Reading, expected: str | None) -> None:
     reading = joined(net, templates)

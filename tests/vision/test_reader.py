@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from vision_frames import near_miss, scene
 
-from faro_box.cards import FULL_DECK, Card
+from faro_box.cards import FULL_DECK, Card, Suit
 from faro_box.errors import VisionError
 from faro_box.vision.canonical import CANON_H, CANON_W, warp_window
 from faro_box.vision.locate import find_card
@@ -182,3 +182,24 @@ def test_a_bad_window_is_refused(reader, window):
     frame, _ = scene(Card.parse("2C"), seed=1)
     with pytest.raises(VisionError, match="window"):
         reader.read(frame, window=window)
+
+
+def test_a_four_colour_deck_is_never_read_wrong(reader):
+    """Diamonds printed blue and clubs green (four-colour poker decks): the network takes a blue
+    diamond for a spade; the templates' pip is a diamond's, so that card is not named."""
+    import dataclasses
+
+    from faro_box.vision.sim.render import ENGLISH, render_card
+
+    blue, green = (200, 90, 20), (20, 130, 20)
+    wrong = []
+    for i, card in enumerate(FULL_DECK):
+        style = dataclasses.replace(ENGLISH, red=blue if card.suit is Suit.DIAMONDS else ENGLISH.red,
+                                    black=green if card.suit is Suit.CLUBS else ENGLISH.black)
+        rng = np.random.default_rng(i)
+        quad = synth.card_quad(640, 480, 360, 23.0 * (i % 2), (320, 240), 0.03, rng)
+        frame = synth.place_card(synth.light_background(640, 480, rng), render_card(card, style=style), quad)
+        for reading in (reader.read(frame, window=quad), reader.read(frame)):
+            if reading.card not in (None, card):
+                wrong.append((str(card), str(reading.card), round(reading.confidence, 2)))
+    assert wrong == []

@@ -1,0 +1,122 @@
+"""Rendered near-misses that are hard for the generic reader: how often it names a wrong card.
+
+    python benchmarks/bench_near_misses.py [--cases four-colour,monochrome,...]
+
+Each case reads the 52 cards of a rendered deck in two frames (upright, and turned), each in
+window mode (the card's outline given) and find mode (the reader finds it): 208 reads a case,
+counted as right, abstained and wrong. Nothing here is a photograph: the cases are the ones a
+probe of the reader turned up, kept so that a change to the reader shows what it does to them.
+
+- four-colour: diamonds printed blue and clubs green (four-colour poker decks);
+- greyscale / red channel: a monochrome camera, or one behind a red filter (red ink pale grey);
+- strip over ...: a straight-edged strip (skin, or white like another card's edge) over part of
+  the top-left index, a thumb over the other corner;
+- card N px: the card that small in a 640x480 frame;
+- motion blur: a 21-pixel streak at several angles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from faro_box.cards import FULL_DECK, Card, Suit
+from faro_box.vision.reader import Reader
+from faro_box.vision.sim import synth
+from faro_box.vision.sim.render import ENGLISH, render_card
+
+SKIN, WHITE = (120, 150, 200), (242, 242, 240)
+BLUE, GREEN = (200, 90, 20), (20, 130, 20)
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    face: Callable[[Card], np.ndarray] = render_card
+    frame: Callable[[np.ndarray], np.ndarray] = lambda f: f
+    height: int = 360
+    angles: tuple[float, float] = (0.0, 23.0)
+
+
+def four_colour(card: Card) -> np.ndarray:
+    style = dataclasses.replace(ENGLISH, red=BLUE if card.suit is Suit.DIAMONDS else ENGLISH.red,
+                                black=GREEN if card.suit is Suit.CLUBS else ENGLISH.black)
+    return render_card(card, style=style)
+
+
+def strip(box: tuple[float, float, float, float], colour: tuple[int, int, int]) -> Callable[[Card], np.ndarray]:
+    def face(card: Card) -> np.ndarray:
+        covered = synth.occlude(render_card(card), box, colour=colour, ellipse=False)
+        return synth.occlude(covered, (0.75, 0.72, 1.0, 1.0), colour=SKIN, ellipse=True)  # a thumb
+    return face
+
+
+def motion_blur(length: int, angle: float) -> Callable[[np.ndarray], np.ndarray]:
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0 / length
+    turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), angle, 1.0)
+    kernel = cv2.warpAffine(kernel, turn, (length, length))
+    kernel /= kernel.sum()
+    return lambda f: cv2.filter2D(f, -1, kernel)
+
+
+CASES: dict[str, Case] = {
+    "four-colour": Case(face=four_colour),
+    "greyscale": Case(frame=lambda f: cv2.cvtColor(cv2.cvtColor(f, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)),
+    "red channel": Case(frame=lambda f: cv2.merge([f[..., 2]] * 3)),
+    "strip over the rank's left half (skin)": Case(face=strip((0.0, 0.0, 0.10, 0.13), SKIN), angles=(0.0, 140.0)),
+    "strip over the rank's left half (white)": Case(face=strip((0.0, 0.0, 0.10, 0.13), WHITE), angles=(0.0, 140.0)),
+    "strip over the rank's left third (white)": Case(face=strip((0.0, 0.0, 0.075, 0.13), WHITE), angles=(0.0, 140.0)),
+    "strip over the pip's top half (skin)": Case(face=strip((0.0, 0.14, 0.25, 0.165), SKIN), angles=(0.0, 140.0)),
+    "strip over the pip's top half (white)": Case(face=strip((0.0, 0.14, 0.25, 0.165), WHITE), angles=(0.0, 140.0)),
+    "card 56 px": Case(height=56, angles=(0.0, 45.0)),
+    "card 70 px": Case(height=70, angles=(0.0, 45.0)),
+    "motion blur 21 px along": Case(frame=motion_blur(21, 0.0)),
+    "motion blur 21 px at 45 degrees": Case(frame=motion_blur(21, 45.0), angles=(45.0, 0.0)),
+}
+
+
+def run(case: Case, reader: Reader) -> tuple[int, int, int, list[str]]:
+    right = wrong = reads = 0
+    named: list[str] = []
+    for i, card in enumerate(FULL_DECK):
+        face = case.face(card)
+        for k, angle in enumerate(case.angles):
+            rng = np.random.default_rng([i, k])
+            quad = synth.card_quad(640, 480, case.height, angle, (320, 240), 0.03, rng)
+            frame = case.frame(synth.place_card(synth.light_background(640, 480, rng), face, quad))
+            for reading in (reader.read(frame, window=quad), reader.read(frame)):
+                reads += 1
+                if reading.card == card:
+                    right += 1
+                elif reading.card is not None:
+                    wrong += 1
+                    named.append(f"{card}->{reading.card}")
+    return reads, right, wrong, named
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cases", help="comma-separated case names (default: all)")
+    args = ap.parse_args()
+    chosen = args.cases.split(",") if args.cases else list(CASES)
+    unknown = [c for c in chosen if c not in CASES]
+    if unknown:
+        print(f"bench_near_misses: no case {unknown[0]!r}; the cases: {', '.join(CASES)}", file=sys.stderr)
+        return 2
+    reader = Reader()
+    print("| case | reads | right | abstained | wrong | wrong reads, first few |")
+    print("|---|---|---|---|---|---|")
+    for name in chosen:
+        reads, right, wrong, named = run(CASES[name], reader)
+        print(f"| {name} | {reads} | {right} | {reads - right - wrong} | {wrong} | {', '.join(named[:4])} |",
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
