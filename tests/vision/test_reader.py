@@ -15,6 +15,7 @@ from faro_box.vision.reader import Reader
 from faro_box.vision.reading import Reading
 from faro_box.vision.sim import synth
 from faro_box.vision.sim.casts import Glare, glare
+from faro_box.vision.sim.render import render_card
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +116,7 @@ def test_near_misses_abstain_or_read_right_never_wrong(reader, miss):
 def _sliding(index: str, body: str, pip_scale: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A face showing ``index``'s corner index over ``body``'s pips, the other corner covered
     (the card above sliding off), the quad it lies on and the table under it."""
-    from faro_box.vision.sim.render import CardStyle, render_card
+    from faro_box.vision.sim.render import CardStyle
 
     style = CardStyle(pip_scale=pip_scale)
     shown, pips = render_card(Card.parse(index), style=style), render_card(Card.parse(body), style=style)
@@ -189,7 +190,7 @@ def test_a_four_colour_deck_is_never_read_wrong(reader):
     diamond for a spade; the templates' pip is a diamond's, so that card is not named."""
     import dataclasses
 
-    from faro_box.vision.sim.render import ENGLISH, render_card
+    from faro_box.vision.sim.render import ENGLISH
 
     blue, green = (200, 90, 20), (20, 130, 20)
     wrong = []
@@ -203,3 +204,15 @@ def test_a_four_colour_deck_is_never_read_wrong(reader):
             if reading.card not in (None, card):
                 wrong.append((str(card), str(reading.card), round(reading.confidence, 2)))
     assert wrong == []
+
+
+@pytest.mark.parametrize("height", [56, 70])
+def test_a_card_too_small_in_the_picture_is_not_read(reader, height):
+    """At 56 or 70 pixels a card's index glyphs are a few pixels tall: spades were read as clubs."""
+    for i, card in enumerate(FULL_DECK):
+        rng = np.random.default_rng(i)
+        quad = synth.card_quad(640, 480, height, 45.0 * (i % 2), (320, 240), 0.03, rng)
+        frame = synth.place_card(synth.light_background(640, 480, rng), render_card(card), quad)
+        reading = reader.read(frame, window=quad)
+        assert reading.card is None and "too small" in reading.why, (card, reading)
+        assert reader.read(frame).card in (None, card)
