@@ -327,3 +327,30 @@ def test_a_label_row_without_an_image_path_is_named_by_its_line(tmp_path, card_p
     labels = tmp_path / "labels.csv"
     labels.write_text(f"path,card\n{card_photo},QH\n{path},KS\n")
     one_error_line(faro_box("vision", "eval", str(labels)), "line 3", "no image path")
+
+
+def test_calibrate_says_when_the_card_is_too_small_to_read(tmp_path):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    rng = np.random.default_rng(4)
+    quad = synth.card_quad(640, 480, 70, 0, (320, 240), 0.0, rng)
+    cv2.imwrite(str(frames / "0.png"), synth.place_card(synth.light_background(640, 480, rng),
+                                                         render_card(Card.parse("7H")), quad))
+    corners = ",".join(f"{v:.1f}" for v in quad.ravel())
+    done = faro_box("calibrate", str(frames), "--corners", corners, "--picture", str(tmp_path / "v.png"),
+                    "--settle", "0")
+    assert done.returncode == 2, done.stderr
+    assert "card size: 70 PROBLEM: the card is too small in the picture to read" in done.stdout
+
+
+def test_a_failed_tracking_run_leaves_no_snapshot_folder_behind(tmp_path, video):
+    snaps = tmp_path / "snaps" / "tonight"
+    done = faro_box("track", str(video), "--snapshots", str(snaps), "--window", "1000,1000,1300,1000,1300,1400,1000,1400")
+    one_error_line(done, "reaches outside")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_rank_file_naming_one_image_twice_keeps_it_for_neither(tmp_path, card_photo):
+    labels = card_photo.with_name("ranks2.csv")
+    labels.write_text(f"path,rank\n./{card_photo.name},K\n{card_photo.name},Q\n")
+    one_error_line(faro_box("vision", "eval", str(labels)), "names no image to evaluate")

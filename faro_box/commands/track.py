@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     if window is None and args.config:
         window = configured_window(args.config)
     profile = DeckProfile.load(args.profile) if args.profile else None
-    snapshots = _snapshot_folder(args.snapshots) if args.snapshots else None
+    snapshots, made = _snapshot_folder(args.snapshots) if args.snapshots else (None, None)
     record = _recording(args.record, args.source) if args.record is not None else None
     camera = open_camera(args.source, realtime=args.realtime)
     recorder: Any = None
@@ -104,8 +105,8 @@ def run(args: argparse.Namespace) -> int:
                 number = last + 1
             last = number
             _print_events(tracker.update(image, number), snapshots)
-        kept = True
         _print_events(tracker.finish(), snapshots)  # the recording's end: what it left open
+        kept = True
     except KeyboardInterrupt:
         kept = True
         raise
@@ -115,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
             recorder.release()
         if record is not None:
             _finish_recording(*record, kept=kept and recorder is not None)
+        if made is not None:
+            _unmake_if_empty(snapshots, made)
     if tracker.window is None:
         raise VisionError(f"no window for {args.source!r}: in {count} frame(s) no card lay still with nothing "
                           "over its edge, so nothing was read; give --window x1,y1,...,x4,y4 or run "
@@ -133,16 +136,28 @@ def _print_events(events: list[TrackEvent], snapshots: Path | None) -> None:
         print(json.dumps(line), flush=True)
 
 
-def _snapshot_folder(text: str) -> Path:
-    """The folder for snapshots, made when the first is saved; refused now where a file stands
-    in its way."""
+def _snapshot_folder(text: str) -> tuple[Path, Path | None]:
+    """The folder for snapshots, made now (a folder that cannot be made is refused before the
+    camera runs), and the outermost folder this made (None: it was there), taken away again at
+    the end if no snapshot went into it."""
     folder = Path(text)
-    for place in (folder, *folder.parents):
-        if place.exists():
-            if not place.is_dir():
-                raise VisionError(f"--snapshots {text!r}: {str(place)!r} is a file, not a folder")
-            break
-    return folder
+    made = next((p for p in reversed((folder, *folder.parents)) if not os.path.lexists(p)), None)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise VisionError(f"--snapshots {text!r}: cannot make that folder ({exc.strerror or exc})") from None
+    return folder, made
+
+
+def _unmake_if_empty(folder: Path | None, made: Path) -> None:
+    """The folders _snapshot_folder made, from ``folder`` out to ``made``, where nothing went in."""
+    place = folder
+    while place is not None:
+        try:
+            place.rmdir()
+        except OSError:
+            return  # a snapshot is in it
+        place = None if place == made else place.parent
 
 
 def _recording(text: str, source: str) -> tuple[Path, Path]:
@@ -176,10 +191,6 @@ def _finish_recording(target: Path, part: Path, *, kept: bool) -> None:
 
 
 def _save(folder: Path, name: str, image: Any) -> str:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise VisionError(f"--snapshots {str(folder)!r}: cannot make that folder ({exc.strerror or exc})") from None
     path = folder / name
     if not cv2.imwrite(str(path), image):
         raise VisionError(f"cannot write the snapshot {str(path)!r}")

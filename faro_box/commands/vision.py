@@ -56,30 +56,31 @@ def load_labels(csv_path: str | Path) -> list[Label]:
     if key is None and "rank" not in rows[0]:
         raise VisionError(f"the labels file {str(csv_path)!r} has neither a 'card' nor a 'rank' column")
     out: list[Label] = []
-    per_path = Counter(r["path"] for r in rows)
+    per_path = Counter(os.path.normpath((r.get("path") or "").strip()) for r in rows)
     named: dict[str, tuple[Card | None, str, int]] = {}
     for line, r in enumerate(rows, start=2):
         if not (r.get("path") or "").strip().strip("."):
             raise VisionError(f"{str(csv_path)!r} line {line}: no image path")
         text = (r.get(key) or "").strip() if key else ""
+        image = os.path.normpath(r["path"].strip())
+        said: Card | None = None
         if key:
             try:
                 said = None if text.upper() in ("NONE", "EMPTY", "") else Card.parse(text)
             except CardError as exc:
                 raise VisionError(f"{str(csv_path)!r} line {line}: {exc}") from None
-            first = named.setdefault(os.path.normpath(r["path"].strip()), (said, text, line))
+            first = named.setdefault(image, (said, text, line))
             if first[0] != said:
                 raise VisionError(f"{str(csv_path)!r} line {line}: {r['path']!r} is labelled {text!r} here and "
                                   f"{first[1]!r} on line {first[2]}")
         group = (r.get("capture_date") or "").strip()
         try:
-            if key and text.upper() in ("NONE", "EMPTY", ""):
-                out.append(Label(base / r["path"], None, None, True, group))
-            elif key:
-                card = Card.parse(text)
-                out.append(Label(base / r["path"], card, card.rank, False, group))
-            elif per_path[r["path"]] == 1:
-                out.append(Label(base / r["path"], None, Rank.parse(r["rank"]), False, group))
+            if key and said is None:
+                out.append(Label(base / image, None, None, True, group))
+            elif key and said is not None:
+                out.append(Label(base / image, said, said.rank, False, group))
+            elif per_path[image] == 1:
+                out.append(Label(base / image, None, Rank.parse(r["rank"]), False, group))
         except CardError as exc:
             raise VisionError(f"{str(csv_path)!r} line {line}: {exc}") from None
     return out

@@ -13,7 +13,14 @@ import numpy as np
 
 from faro_box.errors import VisionError
 from faro_box.vision.balance import BALANCE, balanced
-from faro_box.vision.canonical import check_image, check_inside, parse_window, warp_window
+from faro_box.vision.canonical import (
+    LEAST_CARD_PX,
+    check_image,
+    check_inside,
+    longest_side,
+    parse_window,
+    warp_window,
+)
 from faro_box.vision.locate import paper_saturation
 
 # The variance of the Laplacian of the window warped upright, paper scaled to 200: the simulated
@@ -169,7 +176,11 @@ def calibrate(image: np.ndarray, window: Sequence[Sequence[float]] | None = None
     check_inside(corners, image.shape)
     sharpness = focus(image, corners)
     bright, clipped = exposure(image, corners)
+    size = longest_side(corners)
     checks = [
+        Check("card size", size >= LEAST_CARD_PX, size,
+              "" if size >= LEAST_CARD_PX else f"the card is too small in the picture to read (its long side "
+              f"{size:.0f} pixels, at least {LEAST_CARD_PX} are read): bring the camera closer or raise its resolution"),
         Check("focus", sharpness >= SHARP, sharpness,
               "" if sharpness >= SHARP else "the card's print is blurred: focus the lens on the card"),
         Check("brightness", BRIGHT_RANGE[0] <= bright <= BRIGHT_RANGE[1], bright,

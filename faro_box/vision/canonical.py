@@ -73,6 +73,27 @@ def check_inside(window: np.ndarray, shape: tuple[int, ...]) -> None:
         raise VisionError(f"the window {window.ravel().round(1).tolist()!r} reaches outside the {w}x{h} picture")
 
 
+# A card whose long side is shorter than this in the picture is not read: its index glyphs are a
+# few pixels tall, where a spade's point and a club's leaf blur into one.
+LEAST_CARD_PX = 80
+TOO_SMALL = "the card is too small in the picture to read its index"
+
+
+def too_small(quad: np.ndarray) -> bool:
+    """Whether the card at ``quad`` is under LEAST_CARD_PX along its longest side.
+
+    >>> too_small(np.array([[0, 0], [40, 0], [40, 56], [0, 56]], np.float32))
+    True
+    >>> too_small(np.array([[0, 0], [64, 0], [64, 90], [0, 90]], np.float32))
+    False
+    """
+    return longest_side(quad) < LEAST_CARD_PX
+
+
+def longest_side(quad: np.ndarray) -> float:
+    return float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).max())
+
+
 def canonical_size(face: np.ndarray) -> np.ndarray:
     """An upright face at CANON_W×CANON_H, resized only where it is another size."""
     if face.shape[:2] != (CANON_H, CANON_W):

@@ -20,7 +20,16 @@ import numpy as np
 
 from faro_box.cards import FULL_DECK, RANKS, SUITS, Card, Colour, Rank, Suit
 from faro_box.vision import glyphs
-from faro_box.vision.canonical import CANON_H, CANON_W, CardView, View, check_image, parse_window
+from faro_box.vision.canonical import (
+    CANON_H,
+    CANON_W,
+    TOO_SMALL,
+    CardView,
+    View,
+    check_image,
+    parse_window,
+    too_small,
+)
 from faro_box.vision.features import (
     IndexFeatures,
     face_feature,
@@ -78,15 +87,19 @@ class ClassicalReader:
     def read(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None) -> Reading:
         image = check_image(image)
         if window is not None:
-            return self._read_face(CardView(image, parse_window(window)))
-        if self.view is View.CORNER:
+            quad = parse_window(window)
+        elif self.view is View.CORNER:
             index = read_index_region(image, View.CORNER)
             if index is None:
                 return Reading(None, 0.0, present=False, why="no card index in view")
             return self._decide([self._votes(index_features(index, reading=True))])
-        quad = find_card(image)
-        if quad is None:
-            return Reading(None, 0.0, present=False, why="no card found")
+        else:
+            found = find_card(image)
+            if found is None:
+                return Reading(None, 0.0, present=False, why="no card found")
+            quad = found
+        if too_small(quad):
+            return Reading(None, 0.0, present=True, why=TOO_SMALL)
         return self._read_face(CardView(image, quad))
 
     def read_view(self, view: CardView) -> Reading:

@@ -14,7 +14,7 @@ import numpy as np
 
 from faro_box.cards import Rank
 from faro_box.errors import VisionError
-from faro_box.vision.canonical import CardView, View, check_image, parse_window
+from faro_box.vision.canonical import TOO_SMALL, CardView, View, check_image, parse_window, too_small
 from faro_box.vision.classical import ClassicalReader
 from faro_box.vision.index_patch import IndexWindow, corner_patch, face_patches
 from faro_box.vision.joint import confirmed, face_cues, joined
@@ -100,20 +100,19 @@ class Reader:
                          else None)
 
     def read(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None) -> Reading:
-        if window is not None and _too_small(parse_window(window)):
-            check_image(image)
-            return Reading(None, 0.0, present=True, why=_TOO_SMALL)
         if self.method is Method.CLASSICAL:
             assert self._classical is not None
             return self._classical.read(image, window=window)
         image = check_image(image)
+        if window is not None and too_small(parse_window(window)):
+            return Reading(None, 0.0, present=True, why=TOO_SMALL)
         if window is not None or self.view is View.CORNER:
             return self._read_at(image, self.locate(image, window=window))
         quad = find_card(image)
         if quad is None:
             return Reading(None, 0.0, present=False, why="no card found")
-        if _too_small(quad):
-            return Reading(None, 0.0, present=True, why=_TOO_SMALL)
+        if too_small(quad):
+            return Reading(None, 0.0, present=True, why=TOO_SMALL)
         reading, seen = self._look(image, CardView(image, quad))
         if reading.card is None and not seen and not is_whole_picture(image, quad):
             # Photographed at a slant, a card's long side can look the shorter: the outline
@@ -225,24 +224,6 @@ class Reader:
             if refusal is not None:
                 return Reading(None, min(reading.confidence, 0.49), reading.candidates, present=True, why=refusal)
         return reading
-
-
-# A card whose long side is shorter than this in the picture is not read: its index glyphs are a
-# few pixels tall, where a spade's point and a club's leaf blur into one.
-LEAST_CARD_PX = 80
-_TOO_SMALL = "the card is too small in the picture to read its index"
-
-
-def _too_small(quad: np.ndarray) -> bool:
-    """Whether the card at ``quad`` is under LEAST_CARD_PX along its longest side.
-
-    >>> _too_small(np.array([[0, 0], [40, 0], [40, 56], [0, 56]], np.float32))
-    True
-    >>> _too_small(np.array([[0, 0], [64, 0], [64, 90], [0, 90]], np.float32))
-    False
-    """
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    return float(sides.max()) < LEAST_CARD_PX
 
 
 def turned_quarter(quad: np.ndarray) -> np.ndarray:
