@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import io
+import json
 import resource
 import signal
 import subprocess
@@ -354,3 +355,15 @@ def test_a_rank_file_naming_one_image_twice_keeps_it_for_neither(tmp_path, card_
     labels = card_photo.with_name("ranks2.csv")
     labels.write_text(f"path,rank\n./{card_photo.name},K\n{card_photo.name},Q\n")
     one_error_line(faro_box("vision", "eval", str(labels)), "names no image to evaluate")
+
+
+def test_vision_read_says_why_it_names_no_card(tmp_path):
+    rng = np.random.default_rng(5)
+    quad = synth.card_quad(640, 480, 60, 0, (320, 240), 0.0, rng)
+    small = tmp_path / "far.png"
+    cv2.imwrite(str(small), synth.place_card(synth.light_background(640, 480, rng), render_card(Card.parse("7H")), quad))
+    window = ",".join(f"{v:.1f}" for v in quad.ravel())
+    done = faro_box("vision", "read", f"--window={window}", str(small))
+    assert done.returncode == 0, done.stderr
+    line = json.loads(done.stdout)
+    assert line["card"] is None and "too small" in line["why"]

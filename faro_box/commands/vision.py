@@ -399,9 +399,11 @@ def _cmd_read(args: argparse.Namespace) -> int:
             failures += 1
             continue
         card = reading.card  # type: ignore[attr-defined]
-        print(json.dumps({"path": path, "card": str(card) if card is not None else None,
-                          "confidence": round(float(reading.confidence), 4), "ms": round(ms, 2)}),  # type: ignore[attr-defined]
-              flush=True)
+        line = {"path": path, "card": str(card) if card is not None else None,
+                "confidence": round(float(reading.confidence), 4), "ms": round(ms, 2)}  # type: ignore[attr-defined]
+        if card is None:
+            line["why"] = reading.why  # type: ignore[attr-defined]
+        print(json.dumps(line), flush=True)
     return 1 if failures else 0
 
 
