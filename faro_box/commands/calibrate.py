@@ -74,32 +74,39 @@ def run(args: argparse.Namespace) -> int:
     first = calibrate(image, corners)
     visible = Tracker(_NoReader(), window=first.window).sees_card(image)
     result = calibrate(image, first.window, card_visible=visible)
-    # The configuration is checked and written beside itself before the picture is written, and
-    # moved into place after: where either fails, neither file changes.
+    # Both files are written beside themselves first and moved into place last, the configuration
+    # first: where anything fails before, neither changes.
     staged = stage_config(Path(args.config), new_config(Path(args.config), result.window)) if args.config else None
+    drawn = part_of(picture)
     try:
         try:
-            written = cv2.imwrite(str(picture), draw_window(image, result.window, result.ok))
+            written = cv2.imwrite(str(drawn), draw_window(image, result.window, result.ok))
         except cv2.error:
             written = False
         if not written:
             raise DeviceError(f"cannot write the picture {str(picture)!r}")
-        flat = ",".join(f"{v:.1f}" for corner in result.window for v in corner)
-        print(f"window: {flat}")
-        for check in result.checks:
-            verdict = "ok" if check.ok else f"PROBLEM: {check.advice}"
-            print(f"{check.name}: {check.value:.3g} {verdict}")
         if staged is not None:
             try:
                 move_over(staged, args.config)
             except OSError as exc:
                 raise ConfigError(f"cannot write the configuration {args.config!r}: {exc}") from None
-            print(f"written: [camera] window in {args.config}")
-        else:
-            print(f"(no --config: add to [camera]: window = {_toml_window(result.window)})")
+        try:
+            move_over(drawn, picture)
+        except OSError as exc:
+            raise DeviceError(f"cannot write the picture {str(picture)!r}: {exc.strerror or exc}") from None
     finally:
-        if staged is not None:
-            discard(staged)  # moved into place, or not wanted: nothing left beside the file
+        for part in (staged, drawn):
+            if part is not None:
+                discard(part)  # moved into place, or not wanted: nothing left beside the files
+    flat = ",".join(f"{v:.1f}" for corner in result.window for v in corner)
+    print(f"window: {flat}")
+    for check in result.checks:
+        verdict = "ok" if check.ok else f"PROBLEM: {check.advice}"
+        print(f"{check.name}: {check.value:.3g} {verdict}")
+    if staged is not None:
+        print(f"written: [camera] window in {args.config}")
+    else:
+        print(f"(no --config: add to [camera]: window = {_toml_window(result.window)})")
     print(f"picture: {picture}")
     sys.stdout.flush()
     return 0 if result.ok else 2
