@@ -349,6 +349,8 @@ def test_a_failed_tracking_run_leaves_no_snapshot_folder_behind(tmp_path, video)
     done = faro_box("track", str(video), "--snapshots", str(snaps), "--window", "1000,1000,1300,1000,1300,1400,1000,1400")
     one_error_line(done, "reaches outside")
     assert list(tmp_path.iterdir()) == []
+    one_error_line(faro_box("track", str(tmp_path / "missing.mp4"), "--snapshots", str(snaps)), "missing.mp4")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_rank_file_naming_one_image_twice_keeps_it_for_neither(tmp_path, card_photo):

@@ -67,9 +67,14 @@ def run(args: argparse.Namespace) -> int:
     if window is None and args.config:
         window = configured_window(args.config)
     profile = DeckProfile.load(args.profile) if args.profile else None
-    snapshots, made = _snapshot_folder(args.snapshots) if args.snapshots else (None, None)
     record = _recording(args.record, args.source) if args.record is not None else None
-    camera = open_camera(args.source, realtime=args.realtime)
+    snapshots, made = _snapshot_folder(args.snapshots) if args.snapshots else (None, None)
+    try:
+        camera = open_camera(args.source, realtime=args.realtime)
+    except BaseException:
+        if made is not None:
+            _unmake_if_empty(snapshots, made)
+        raise
     recorder: Any = None
     # The recording is kept once the frames ran out or the person stopped the run (Ctrl-C: a
     # live camera's only end); a run that fails part-way leaves what was at --record as it was.
