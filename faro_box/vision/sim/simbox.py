@@ -36,6 +36,7 @@ _FIELD_SCALE = 8  # light, shadows and the hand's shadow are computed at 1/8 res
 _EXPOSURE = 0.88
 _OFF = WIDTH + 60.0  # the thumb's x when the hand is out of the picture
 PAUSE_FRAMES = FPS  # a dealer stopping mid-slide for a second
+HURRIED_FRAMES = 3  # a hurried dealer's thumb on the card before it pushes (under the tracker's settle time)
 _COARSE_LIGHT = 128  # fine=False: light in 1/128 steps (uint8 arithmetic)
 
 
@@ -84,13 +85,15 @@ class SimBox:
     frames to draw, every move still filmed); ``fine``: camera shake by fractions of a pixel
     and light in floating point (False: whole pixels and 1/128 steps of light, cheaper to draw);
     ``pause``: where the dealer stops each slide a second (PAUSE_FRAMES), the thumb on the card,
-    as a share of its travel (None: never), the card beneath part uncovered.
+    as a share of its travel (None: never), the card beneath part uncovered. ``hurried``:
+    indices of cards the dealer pushes on at once, his thumb on each from the moment the card
+    above clears the window, for HURRIED_FRAMES: a card never seen in full view.
     """
 
     def __init__(self, deck: Sequence[Card] | None = None, *, seed: int = 0, nuisance: float = 0.5,
                  cards: int = DECK_SIZE, slips: Iterable[int] = (), still: tuple[int, int] = (8, 24),
                  style: CardStyle | None = None, pace: float = 1.0, fine: bool = True,
-                 pause: float | None = None) -> None:
+                 pause: float | None = None, hurried: Iterable[int] = ()) -> None:
         if not 0.0 <= nuisance <= 1.0:
             raise ValueError(f"nuisance must be 0..1, not {nuisance!r}")
         if not 1 <= cards <= DECK_SIZE:
@@ -117,6 +120,11 @@ class SimBox:
         bad = sorted(i for i in self.slips if not 0 <= i < cards - 1)
         if bad:
             raise ValueError(f"slips {bad!r} are outside 0..{cards - 2}: a slip needs a card beneath")
+        self.hurried = frozenset(hurried)
+        bad = sorted(i for i in self.hurried if not 1 <= i < cards - 1 or i in self.slips or i - 1 in self.slips)
+        if bad:
+            raise ValueError(f"hurried {bad!r}: a hurried card lies between two others (1..{cards - 2}), "
+                             "and is not slipped nor dealt after a slip")
         self.window = self._place_window(rng)
         self._win_xmax = float(self.window[:, 0].max())
         self._win_x0 = int(math.floor(self.window[:, 0].min()))
@@ -178,6 +186,10 @@ class SimBox:
         last = self.cards - 1
         self._exposed(Expect.CARD, 0)
         for i in range(self.cards):
+            if i in self.hurried:
+                self._hurry(i, i + 1, rng)
+                self._exposed(Expect.CARD, i + 1)
+                continue
             self._rest(i, rng, still, hover=rng.random() < 0.35 * level)
             if i in self.slips:
                 self._deal_off(i, i + 1, rng)
@@ -233,6 +245,27 @@ class SimBox:
             before = dx
         for k in range(1, 3):  # the hand carries the card away
             self._steps.append(_Step(beneath, top, travel + 60.0 * k, grip + travel + 60.0 * k, y))
+        if beneath in self.hurried:
+            # The hurried dealer's thumb is back on the box before the card beneath lies clear.
+            while self._steps[-1].mover >= 0 and self._is_clean(self._steps[-1]):
+                self._steps.pop()
+
+    def _hurry(self, top: int, beneath: int, rng: np.random.Generator) -> None:
+        """``top`` pushed off as soon as it shows: the thumb lands on it at once, rests a moment
+        and pushes (_deal_off without the hand's approach over a card lying in full view)."""
+        grip = self._win_xmax - float(rng.uniform(30, 50))
+        y = self._grip_y + float(rng.uniform(-40, 40))
+        self._steps += [_Step(top, -1, 0.0, grip, y)] * HURRIED_FRAMES
+        slide = self._brisk(rng.integers(5, 10), 2)
+        travel = self._card_span + 90.0
+        for k in range(1, slide + 1):
+            dx = travel * _ease(k / slide)
+            self._steps.append(_Step(beneath, top, dx, grip + dx, y))
+        for k in range(1, 3):
+            self._steps.append(_Step(beneath, top, travel + 60.0 * k, grip + travel + 60.0 * k, y))
+        if beneath in self.hurried:
+            while self._steps[-1].mover >= 0 and self._is_clean(self._steps[-1]):
+                self._steps.pop()
 
     def _put_back(self, card: int, beneath: int, rng: np.random.Generator) -> None:
         grip = self._win_xmax - 40.0
