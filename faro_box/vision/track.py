@@ -274,7 +274,6 @@ class Tracker:
         self._prints: list[np.ndarray] = []  # the ink of the last cards read, as they lay still
         self._print: np.ndarray | None = None  # their union, widened by the slack: forgiven as print
         self._still = 0
-        self._another: bool | None = None  # this still picture, covered, read as a card not dealt yet
         self._disturbed = True
         self._empty_checked = False
         self._empty = False
@@ -421,7 +420,6 @@ class Tracker:
         self._queued += self._give_up()
         self._prev = None
         self._still = 0
-        self._another = None
         self._disturbed = True
         self._empty_checked = False
 
@@ -456,7 +454,6 @@ class Tracker:
         settled: list[TrackEvent] = []
         if self._prev is None or self._changed(view.grey, self._prev.grey) > s.motion:
             self._still = 0
-            self._another = None
             self._disturbed = True
             self._empty_checked = False
             settled = self._give_up()
@@ -669,8 +666,7 @@ class Tracker:
         cover = cv2.dilate(cover.astype(np.uint8), self._kernel, iterations=2) > 0
         if not _shows_enough(cover):
             return []  # a hand over most of the window: nothing to tell a card by
-        if self._ref is not None and self._differs(view, self._ref, cover) is False \
-                and not self._reads_another(image):
+        if self._ref is not None and self._differs(view, self._ref, cover) is False:
             return []  # the card read last, under a thumb
         if self._covered is not None and self._differs(view, self._covered.view,
                                                         cover | self._covered.cover) is not True:
@@ -688,16 +684,6 @@ class Tracker:
         guess = ([reading.card] if reading.card is not None else []) + list(reading.candidates)
         self._covered = _Covered(view, cover, frame, self._snapshot(image), tuple(guess))
         return events
-
-    def _reads_another(self, image: np.ndarray) -> bool:
-        """Whether the reader is sure the covered picture shows a card not dealt yet: two cards
-        of one rank and colour (a 2S, then the 2C under the thumb that pushes it) look alike to
-        the print's likeness as the same card twice does. Read once for each still picture."""
-        if self._another is None:
-            reading = self.reader.read(image, window=self._window_arg)
-            self._another = bool(reading.card is not None and float(reading.confidence) >= self.settings.min_confidence
-                                 and reading.card not in self._exposed)
-        return self._another
 
     def _went_by(self, view: _View, cover: np.ndarray | None = None) -> list[TrackEvent]:
         """The card kept by ``_note_covered`` if ``view`` shows another card: it was dealt unread."""
