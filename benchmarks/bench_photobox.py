@@ -4,6 +4,7 @@
     python benchmarks/bench_photobox.py --deals 2 --sets webcam-rectified phone-black-pink
     python benchmarks/bench_photobox.py --find-window         # no window given: the tracker finds it
     python benchmarks/bench_photobox.py --enrolled            # each deck enrolled first, as a dealer would
+    python benchmarks/bench_photobox.py --hurried 0.2         # a fifth of the cards pushed on at once
 
 Each set of ../shared/data that shows whole cards gives one face per card (benchmarks/
 real_faces.py); a video (vision/sim/photobox.PhotoBox) deals them through the simulated box with
@@ -81,6 +82,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--sets", nargs="+", default=list(WHOLE_CARD_SETS), choices=WHOLE_CARD_SETS)
     parser.add_argument("--find-window", action="store_true", help="give the tracker no window")
     parser.add_argument("--enrolled", action="store_true", help="enrol each deck first (see above)")
+    parser.add_argument("--hurried", type=float, metavar="SHARE", default=0.0,
+                        help="each card but the first and the last pushed on at once with this chance, the thumb "
+                             "on it from the moment the card above clears the window: never seen in full view")
     args = parser.parse_args(argv)
     if not DATA.is_dir():
         print(f"no real photographs at ../shared/data ({DATA}): nothing to measure")
@@ -107,7 +111,9 @@ def main(argv: list[str]) -> int:
             nuisance = float(rng.uniform(0.0, 1.0))
             cast = PI_CAMERA_CAST if d % 3 == 2 else (1.0, 1.0, 1.0)
             defocus = 0.8 if d % 2 else 0.0
-            box = PhotoBox(deck, seed=args.seed * 1000 + d, nuisance=nuisance, cast=cast, defocus=defocus)
+            pushed = [i for i in range(1, len(deck) - 1) if rng.random() < args.hurried] if args.hurried else []
+            box = PhotoBox(deck, seed=args.seed * 1000 + d, nuisance=nuisance, cast=cast, defocus=defocus,
+                           hurried=pushed)
             r = run_deal(box, reader, window=not args.find_window)
             for key in ("missed", "duplicated", "wrong", "questions", "withdrawn", "frames", "unseen", "misread"):
                 totals[key] += r[key]

@@ -8,6 +8,7 @@
     python benchmarks/bench_tracker.py --view-speed REF # the look at a frame beside commit REF's
     python benchmarks/bench_tracker.py --deals 4 --against OLD.onnx  # CPU per frame with another network too
     python benchmarks/bench_tracker.py --deals 10 --pause 0.3  # the dealer stops every slide a second, there
+    python benchmarks/bench_tracker.py --deals 10 --hurried 0.2  # a fifth of the cards pushed on at once
 
 Accuracy: every deal is dealt in full (52 cards, the hock taken out, the box empty) with a
 nuisance level drawn at random; a simulated dealer answers each question 15 frames later with
@@ -42,8 +43,10 @@ from faro_box.vision.track import BoxEmpty, CardExposed, CardReader, CardReturne
 ANSWER_AFTER = 15  # frames the simulated dealer takes to answer a question
 
 
-def deal(seed: int, nuisance: float, reader: Reader, pause: float | None = None) -> dict:
-    return run_deal(SimBox(seed=seed, nuisance=nuisance, pause=pause), reader)
+def deal(seed: int, nuisance: float, reader: Reader, pause: float | None = None, hurried: float = 0.0) -> dict:
+    rng = np.random.default_rng([seed, 0x4A57])
+    pushed = [i for i in range(1, 51) if rng.random() < hurried]
+    return run_deal(SimBox(seed=seed, nuisance=nuisance, pause=pause, hurried=pushed), reader)
 
 
 def run_deal(box: SimBox, reader: CardReader, window: bool = True) -> dict:
@@ -133,15 +136,16 @@ def run_deal(box: SimBox, reader: CardReader, window: bool = True) -> dict:
 _reader: Reader | None = None
 
 
-def _deal_job(job: tuple[int, float, float | None]) -> dict:
+def _deal_job(job: tuple[int, float, float | None, float]) -> dict:
     global _reader
     if _reader is None:
         cv2.setNumThreads(1)
         _reader = Reader()
-    return deal(job[0], job[1], _reader, job[2])
+    return deal(job[0], job[1], _reader, job[2], job[3])
 
 
-def accuracy(deals: int, seed: int, jobs: int = 1, first: int = 0, pause: float | None = None) -> None:
+def accuracy(deals: int, seed: int, jobs: int = 1, first: int = 0, pause: float | None = None,
+             hurried: float = 0.0) -> None:
     rng = np.random.default_rng(seed)
     totals = {"frames": 0, "cpu": 0.0, "missed": 0, "duplicated": 0, "wrong": 0, "questions": 0,
               "withdrawn": 0, "returned": 0, "empty": 0}
@@ -150,7 +154,7 @@ def accuracy(deals: int, seed: int, jobs: int = 1, first: int = 0, pause: float 
     per_frame: list[float] = []
     slowest = 0.0
     started = time.monotonic()
-    work = [(seed * 1000 + d, float(rng.uniform(0.0, 1.0)), pause) for d in range(first + deals)][first:]
+    work = [(seed * 1000 + d, float(rng.uniform(0.0, 1.0)), pause, hurried) for d in range(first + deals)][first:]
     pool = multiprocessing.Pool(jobs) if jobs > 1 else None
     results = pool.imap(_deal_job, work) if pool is not None else map(_deal_job, work)
     for d, r in enumerate(results):
@@ -291,8 +295,13 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--pause", type=float, metavar="SHARE",
                         help="the dealer stops every slide a second, the thumb on the card, at this share of its "
                              "travel: the card beneath half uncovered under the leaving card's body")
+    parser.add_argument("--hurried", type=float, metavar="SHARE", default=0.0,
+                        help="each card (the second to the 51st) pushed on at once with this chance, the thumb on it "
+                             "from the moment the card above clears the window: never seen in full view")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
+    if not 0.0 <= args.hurried <= 1.0:
+        parser.error(f"--hurried {args.hurried!r}: a chance, between 0 and 1")
     if args.pause is not None and not 0.0 < args.pause < 1.0:
         parser.error(f"--pause {args.pause!r}: a share of the slide, between 0 and 1")
     if args.against is not None and not args.against.is_file():
@@ -308,7 +317,7 @@ def main(argv: list[str]) -> None:
     elif args.memory:
         memory(args.memory, args.seed)
     else:
-        accuracy(args.deals, args.seed, max(1, args.jobs), max(0, args.first), args.pause)
+        accuracy(args.deals, args.seed, max(1, args.jobs), max(0, args.first), args.pause, args.hurried)
 
 
 if __name__ == "__main__":

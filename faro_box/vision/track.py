@@ -94,6 +94,13 @@ class CoverTuning:
     # suit up to 0.92.
     same_card: float = 0.945
     other_card_shift: int = 3
+    # A frame in motion whose print, where nothing lies over it, correlates with the card that
+    # lay still no better than this shows that card moving away: a hand arriving over a card
+    # leaves its print in place, a slide shifts it far beyond the few pixels tolerated. Set
+    # low, as a small noisy camera's picture of a card under an arriving hand correlates far
+    # worse than a clean camera's. Once it went, a print like it under a thumb is another card
+    # (the 2C after the 2S), never the card read last.
+    gone: float = 0.3
     shading_sigma: float = 6.0  # view pixels: light and shadow vary more slowly than a card's print
 
 
@@ -248,6 +255,9 @@ class _Covered:
     frame: int
     snapshot: np.ndarray
     candidates: tuple[Card, ...]
+    # Kept after the card before it was seen moving off: another card than any asked about
+    # before it, even where their print looks alike.
+    fresh: bool = False
 
 
 class Tracker:
@@ -269,6 +279,9 @@ class Tracker:
         self._cards_out: Callable[[], Sequence[Card | None]] | None = None  # the table's view (follow)
         self._prev: _View | None = None
         self._ref: _View | None = None  # the last card read, as it lay still
+        # The card last seen lying on top (the one kept by _note_covered, else the last read)
+        # was seen moving off since: whatever lies there now is another card.
+        self._top_gone = False
         # The last few cards' paper made grey, the latest first (PAPERS_REMEMBERED).
         self._paper_gains: list[tuple[float, float, float]] = []
         self._prints: list[np.ndarray] = []  # the ink of the last cards read, as they lay still
@@ -458,6 +471,8 @@ class Tracker:
             self._empty_checked = False
             settled = self._give_up()
             self._steady = None
+            if not self._top_gone:
+                self._top_gone = self._leaving(view)
         else:
             self._still += 1
             self._steady = self._prev
@@ -544,6 +559,7 @@ class Tracker:
     def _remember(self, view: _View) -> None:
         """``view`` is the card read, lying still: its paper's colour and its print are the deck's."""
         self._ref = view
+        self._top_gone = False
         if view.paper_colour is not None:
             b, g, r = view.paper_colour
             mean = (b + g + r) / 3.0
@@ -666,10 +682,10 @@ class Tracker:
         cover = cv2.dilate(cover.astype(np.uint8), self._kernel, iterations=2) > 0
         if not _shows_enough(cover):
             return []  # a hand over most of the window: nothing to tell a card by
-        if self._ref is not None and self._differs(view, self._ref, cover) is False:
+        if not self._top_gone and self._ref is not None and self._differs(view, self._ref, cover) is False:
             return []  # the card read last, under a thumb
-        if self._covered is not None and self._differs(view, self._covered.view,
-                                                        cover | self._covered.cover) is not True:
+        if self._covered is not None and not self._top_gone \
+                and self._differs(view, self._covered.view, cover | self._covered.cover) is not True:
             return []
         events = self._went_by(view, cover)  # an earlier covered card, another than this one
         if len(self._exposed) >= DECK_SIZE or self._empty:
@@ -678,19 +694,34 @@ class Tracker:
         if (reading.card is not None and self._exposed and reading.card == self._exposed[-1]
                 and float(reading.confidence) >= self.settings.min_confidence):
             # Its print looked unlike the card read last (a thumb over much of it, the light
-            # moved), but the reader is sure it is that card: kept, it would become a question
-            # about a card never dealt.
+            # moved), or it seemed to move off, but the reader is sure it is that card: kept, it
+            # would become a question about a card never dealt.
+            self._top_gone = False
             return events
         guess = ([reading.card] if reading.card is not None else []) + list(reading.candidates)
-        self._covered = _Covered(view, cover, frame, self._snapshot(image), tuple(guess))
+        self._covered = _Covered(view, cover, frame, self._snapshot(image), tuple(guess), fresh=self._top_gone)
+        self._top_gone = False
         return events
+
+    def _leaving(self, view: _View) -> bool:
+        """Whether this moving frame shows the card last seen lying on top moving away
+        (COVER.gone), judged where nothing lies over either picture."""
+        top, top_cover = (self._ref, None) if self._covered is None else (self._covered.view, self._covered.cover)
+        if top is None or view.ink is None:
+            return False
+        reaching = self._reaching(view.ink)
+        cover = None if reaching is None else cv2.dilate(reaching.astype(np.uint8), self._kernel, iterations=2) > 0
+        if top_cover is not None:
+            cover = top_cover if cover is None else cover | top_cover
+        like = _likeness(view, top, cover)
+        return like is not None and like <= COVER.gone
 
     def _went_by(self, view: _View, cover: np.ndarray | None = None) -> list[TrackEvent]:
         """The card kept by ``_note_covered`` if ``view`` shows another card: it was dealt unread."""
         kept = self._covered
         if kept is None:
             return []
-        other = self._differs(view, kept.view, kept.cover if cover is None else kept.cover | cover)
+        other = self._top_gone or self._differs(view, kept.view, kept.cover if cover is None else kept.cover | cover)
         if other is None:
             return []  # too little shows to tell: the card stays kept
         self._covered = None
@@ -702,7 +733,9 @@ class Tracker:
         """A card kept by ``_note_covered``, dealt unread: asked about (held behind a question
         the dealer has not answered yet)."""
         if self._exposed and self._exposed[-1] is None and self.settings.hold:
-            if not self._held or self._held[-1].card is not None:
+            # Unread cards in a row are one question, as a noisy camera's picture of one card may
+            # pass for another from frame to frame; not where one was seen moving off.
+            if not self._held or self._held[-1].card is not None or kept.fresh:
                 self._held.append(_Held(None, 0.0, kept.frame, kept.candidates, kept.snapshot, why))
             return []
         return self._unsure(None, kept.candidates, kept.frame, None, why, snapshot=kept.snapshot)
@@ -740,6 +773,7 @@ class Tracker:
         confidence = float(reading.confidence)
         self._disturbed = False
         before = self._ref
+        fresh = self._top_gone  # the card on top before this one was seen moving off
         self._remember(view)
         if self._empty and card is None:
             return []  # the empty box's floor, or something unreadable: only a card named starts a deal
@@ -750,14 +784,14 @@ class Tracker:
             # the dealer's answer tells: hold the reading until it comes.
             if card is not None and (not self._held or self._held[-1].card != card) and len(self._held) < DECK_SIZE:
                 self._held.append(_Held(card, confidence, frame))
-            elif (card is None and (before is None or self._differs(view, before) is not False)
-                  and (not self._held or self._held[-1].card is not None)):
+            elif (card is None and (before is None or fresh or self._differs(view, before) is not False)
+                  and (not self._held or self._held[-1].card is not None or fresh)):
                 # Another card, unread: asked about after the answer, with its picture.
                 why = f"the reader abstained ({getattr(reading, 'why', '') or 'no reason given'})"
                 self._held.append(_Held(None, 0.0, frame, tuple(reading.candidates), self._snapshot(image), why))
             return []
         if (card is None and self._exposed and tuple(reading.candidates[:1]) == (self._exposed[-1],)
-                and before is not None and self._differs(view, before) is False):
+                and not fresh and before is not None and self._differs(view, before) is False):
             return []  # unsure, but its best guess is the card lying there, and it looks so: a hand passed over it
         if card is None or confidence < self.settings.min_confidence:
             why = (f"the reader abstained ({getattr(reading, 'why', '') or 'no reason given'})" if card is None

@@ -25,11 +25,13 @@ from faro_box.vision.sim.simbox import _CARD_H, _CARD_W, SimBox
 
 class PhotoBox(SimBox):
     """``faces``: card -> its upright face photo (BGR). ``cast``: the camera's gain per channel
-    (B, G, R), applied to the whole frame; ``defocus``: a Gaussian blur's sigma in pixels."""
+    (B, G, R), applied to the whole frame; ``defocus``: a Gaussian blur's sigma in pixels; the
+    rest as SimBox's."""
 
     def __init__(self, faces: Mapping[Card, np.ndarray], *, seed: int = 0, nuisance: float = 0.5,
                  still: tuple[int, int] = (8, 24), slips: Iterable[int] = (), pace: float = 1.0,
-                 cast: tuple[float, float, float] = (1.0, 1.0, 1.0), defocus: float = 0.0) -> None:
+                 cast: tuple[float, float, float] = (1.0, 1.0, 1.0), defocus: float = 0.0,
+                 hurried: Iterable[int] = ()) -> None:
         if not faces:
             raise ValueError("a photo box needs at least one card's photo")
         if any(not 0.2 <= g <= 5.0 for g in cast) or not 0.0 <= defocus <= 10.0:
@@ -42,7 +44,7 @@ class PhotoBox(SimBox):
         self.cast = cast
         self.defocus = defocus
         super().__init__(order, seed=seed, nuisance=nuisance, cards=len(shown), slips=slips, still=still,
-                         pace=pace)
+                         pace=pace, hurried=hurried)
 
     def _face(self, index: int) -> np.ndarray:
         return self._photos[self.deck[index]]
