@@ -7,7 +7,8 @@ benchmarks/real_sets.py), as shot: the pip count the veto uses (pips.count_pips_
 area) and the one the face's confirmation uses (reader.face_cues: out to the border, the indices
 left out), each right, wrong, a single pip (which never confirms a rank) or none; and, of the
 black ones, the spade-or-club the first body pip's outline names: right, the other black suit,
-or none; and the same outline on the black courts, of the pip printed beside the figure (which
+or none (of the red ones, the heart-or-diamond its outline names, an ace's by its middle pip); and
+the same outline on the black courts, of the pip printed beside the figure (which
 settles a court's suit where its index is sure of the rank). Then the CPU time of face_cues on
 those found cards (median, one core): what a reading that abstains with an index in view pays
 for it. The outline's limits were set before
@@ -53,14 +54,16 @@ def main() -> int:
     times: list[float] = []
     print("| set | pip cards found | the veto's count: right / wrong / one pip / none | the face's count | "
           "black pip cards | the body pip's outline: right / other black suit / none | "
+          "red pip cards | the body pip's outline: right / other red suit / none | "
           "black courts | the pip beside the figure: right / other black suit / none |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for s in SETS:
         if s.view == "corner":
             continue
         veto: Counter[str] = Counter()
         face: Counter[str] = Counter()
         outline: Counter[str] = Counter()
+        red: Counter[str] = Counter()
         court: Counter[str] = Counter()
         for item in s.items():
             card = item.card
@@ -80,6 +83,8 @@ def main() -> int:
             face[verdict(cues.pips, card.rank)] += 1
             if card.suit in (Suit.CLUBS, Suit.SPADES):
                 outline["none" if cues.black is None else "right" if cues.black is card.suit else "other"] += 1
+            else:
+                red["none" if cues.red is None else "right" if cues.red is card.suit else "other"] += 1
 
         def counts(c: Counter[str]) -> str:
             return " / ".join(str(c[k]) for k in ("right", "wrong", "one pip", "none"))
@@ -87,7 +92,8 @@ def main() -> int:
         n = sum(veto.values())
         black = sum(outline.values())
         print(f"| {s.name} | {n} | {counts(veto)} | {counts(face)} | {black} | "
-              f"{outline['right']} / {outline['other']} / {outline['none']} | {sum(court.values())} | "
+              f"{outline['right']} / {outline['other']} / {outline['none']} | {sum(red.values())} | "
+              f"{red['right']} / {red['other']} / {red['none']} | {sum(court.values())} | "
               f"{court['right']} / {court['other']} / {court['none']} |")
     print(f"face_cues on a found card: median {1e3 * statistics.median(times):.2f} ms CPU over {len(times)} cards")
     return 0

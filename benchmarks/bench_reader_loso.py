@@ -87,8 +87,8 @@ class Record:
     pips: PipCheck | None = None
     shown: bool = False
 
-    def counted(self) -> Callable[[], PipCheck] | None:
-        return (lambda: self.pips or PipCheck(None)) if self.shown else None
+    def counted(self) -> Callable[[bool], PipCheck] | None:
+        return (lambda red: self.pips or PipCheck(None)) if self.shown else None
 
     def at(self, temperature: float | None, *, joint: bool = False) -> Scores | None:
         if joint and self.joint is not None and (temperature is None or self.deck is None):
@@ -270,7 +270,7 @@ def record_at(reader: Reader, item: Item, image: np.ndarray, quad: np.ndarray | 
         again = scores(reader.net(wider), None, reader.accept)
         face = face_cues(CardView(image, quad))
     if quad is not None:
-        pips = check_pips(CardView(image, quad).face())
+        pips = check_pips(CardView(image, quad).face(), red=True)
     return Record(item, scores(raw, reader.deck, reader.accept), out=raw, deck=reader.deck, second=second,
                   again=again, face=face, joint=joint, pips=pips, shown=quad is not None)
 

@@ -156,9 +156,9 @@ class ClassicalReader:
         pips = None
         if view is not None and not why and rank <= Rank.TEN and conf_rank >= 0.5 \
                 and not self._sure_in_each(votes, r_i):
-            pips = (check_pips(view.face()) if len(votes) == 1
+            pips = (check_pips(view.face(), red=suit.colour is Colour.RED) if len(votes) == 1
                     else PipCheck(count_pips_in(view.region(*pip_area(CANON_H, CANON_W)))))
-        refusal = pips.refusal(rank) if pips is not None else None
+        refusal = pips.refusal(rank, suit) if pips is not None else None
         if refusal is not None:
             why = why or refusal
         rank_ok = conf_rank >= 0.5 and "rank" not in why and "pips" not in why

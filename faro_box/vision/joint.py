@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from faro_box.cards import Card, Suit
+from faro_box.cards import Card, Colour, Suit
 from faro_box.vision import glyphs
 from faro_box.vision.canonical import CardView
 from faro_box.vision.classical import black_suit_by_outline
 from faro_box.vision.learned_reader import Acceptance, Scores, confirmed_by_face
-from faro_box.vision.pips import UPPER_PIPS_WHOLE, count_pips_whole, first_pip
+from faro_box.vision.pips import UPPER_PIPS_WHOLE, count_pips_whole, first_pip, red_suit_by_outline
 from faro_box.vision.reading import Reading
 
 JOINT_GUESSES = 2  # the templates' card is taken where it is among this many of the network's best
@@ -68,12 +68,14 @@ class FaceCues:
 
     pips: int | None  # how many pips (count_pips_whole)
     black: Suit | None  # spade or club by the first body pip's outline, a pip many times the index's
+    red: Suit | None = None  # heart or diamond by a body pip's outline (red_suit_by_outline)
 
 
 def face_cues(view: CardView) -> FaceCues:
     pip = first_pip(view.face(), UPPER_PIPS_WHOLE)
     growth = glyphs.pip_growth(pip) if pip is not None else None
-    return FaceCues(count_pips_whole(view.face()), black_suit_by_outline(growth) if growth is not None else None)
+    return FaceCues(count_pips_whole(view.face()), black_suit_by_outline(growth) if growth is not None else None,
+                    red_suit_by_outline(view.face(), pip))
 
 
 def confirmed(reading: Reading, s: Scores, classical: Reading, cues: FaceCues, accept: Acceptance) -> Reading:
@@ -87,6 +89,8 @@ def confirmed(reading: Reading, s: Scores, classical: Reading, cues: FaceCues, a
         return reading
     if not _same_colour(classical, card):
         return reading
+    if card.suit.colour is Colour.RED and cues.red not in (None, card.suit):
+        return reading  # half a diamond's index pip under a strip is half a heart: the body's is whole
     return Reading(card, 0.5, reading.candidates, present=True, rank=card.rank, suit=card.suit)
 
 

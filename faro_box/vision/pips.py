@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from faro_box.cards import Rank
+from faro_box.cards import Rank, Suit
 from faro_box.vision import glyphs
 
 _PIP_AREA = (0.2, 0.8, 0.07, 0.93)  # x0, x1, y0, y1 of the canonical face: the pips, not the indices
@@ -44,6 +44,37 @@ def count_pips_whole(face: np.ndarray) -> int | None:
     this count's bound on a pip's size."""
     h, w = face.shape[:2]
     x0, x1, y0, y1 = _whole_region(h, w)
+    # Pips of one face are one size: two run together (a dark print's clubs) are twice one. (A
+    # smaller one is a pip glare has eaten into, and still a pip.)
+    whole = _count(glyphs.ink_mask(face[y0:y1, x0:x1], 41, 0.4), _index_of(h, w), largest=1.5)
+    if whole is not None:
+        return whole
+    (y0, y1), (x0, x1) = pip_area(h, w)
+    return _count(glyphs.ink_mask(face[y0:y1, x0:x1], 41, 0.4), largest=1.5)
+
+
+def count_pips_showing(face: np.ndarray) -> int | None:
+    """The pips showing whole over the face out to its border (WHOLE_PIPS), the corner indices
+    and whatever reaches the border (a thumb, and the pips under it) left out: the card has at
+    least so many. None where what shows is not clearly pips (courts, clutter, one blob).
+
+    >>> from faro_box.cards import Card
+    >>> from faro_box.vision.sim.render import render_card
+    >>> face = render_card(Card.parse("8C"))
+    >>> h, w = face.shape[:2]
+    >>> face[int(0.55 * h):, int(0.5 * w):] = (120, 150, 200)  # a thumb over a quarter of the face
+    >>> count_pips_whole(face), count_pips_showing(face)
+    (None, 5)
+    """
+    h, w = face.shape[:2]
+    x0, x1, y0, y1 = _whole_region(h, w)
+    return _count(glyphs.ink_mask(face[y0:y1, x0:x1], 41, 0.4), _index_of(h, w), largest=1.5, cut=False)
+
+
+def _index_of(h: int, w: int) -> Callable[[int, int, int, int], bool]:
+    """Whether a box (x, y, width, height within WHOLE_PIPS of an h×w face) is a corner index:
+    within a corner's square it starts in the index's band (_INDEX_CORNER)."""
+    x0, _, y0, _ = _whole_region(h, w)
     square, band_x, band_y = _INDEX_CORNER
 
     def index(x: int, y: int, bw: int, bh: int) -> bool:
@@ -54,13 +85,7 @@ def count_pips_whole(face: np.ndarray) -> int | None:
         return any(a is not None and b is not None and (a < band_x or b < band_y)
                    for a in (left, right) for b in (top, bottom))
 
-    # Pips of one face are one size: two run together (a dark print's clubs) are twice one. (A
-    # smaller one is a pip glare has eaten into, and still a pip.)
-    whole = _count(glyphs.ink_mask(face[y0:y1, x0:x1], 41, 0.4), index, largest=1.5)
-    if whole is not None:
-        return whole
-    (y0, y1), (x0, x1) = pip_area(h, w)
-    return _count(glyphs.ink_mask(face[y0:y1, x0:x1], 41, 0.4), largest=1.5)
+    return index
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,19 +102,71 @@ class PipCheck:
 
     seen: int | None  # count_pips_whole: None where they cannot be counted
     glare: bool = False  # glare_over_pips
+    red: Suit | None = None  # heart or diamond by a body pip's outline (red_suit_by_outline)
+    showing: int | None = None  # where ``seen`` is None: the pips showing whole (count_pips_showing)
+    middle: bool | None = None  # where ``seen`` is None: a pip at the face's very middle (pip_in_the_middle)
 
-    def refusal(self, rank: Rank) -> str | None:
-        """Why the face refuses an index of ``rank`` read in one corner alone, or None."""
+    def refusal(self, rank: Rank, suit: Suit | None = None) -> str | None:
+        """Why the face refuses an index of ``rank`` (and ``suit``) read in one corner alone, or
+        None.
+
+        >>> PipCheck(1, red=Suit.DIAMONDS).refusal(Rank.ACE, Suit.HEARTS)
+        "the body's pip is a diamond's outline, not the index's heart"
+        >>> PipCheck(1, red=Suit.DIAMONDS).refusal(Rank.ACE, Suit.DIAMONDS) is None
+        True
+        >>> PipCheck(None, showing=6).refusal(Rank.THREE), PipCheck(None, showing=6).refusal(Rank.EIGHT)
+        ('6 pips or more contradict the index 3', None)
+        >>> PipCheck(None, middle=False).refusal(Rank.FIVE), PipCheck(None, middle=False).refusal(Rank.SIX)
+        ("no pip in the face's middle contradicts the index 5", None)
+        """
+        if suit in (Suit.HEARTS, Suit.DIAMONDS) and self.red is not None and self.red is not suit:
+            # Half a diamond's index pip under a strip is half a heart: the body's pip is whole.
+            return f"the body's pip is a {_SUIT_NAME[self.red]}'s outline, not the index's {_SUIT_NAME[suit]}"
         if self.seen is not None:
             return None if self.seen == int(rank) else f"{self.seen} pips contradict the index {rank.symbol}"
+        if self.showing is not None and self.showing > int(rank):
+            # An 8's index with a strip over its left part is a 3's: the pips beside a thumb
+            # still number more.
+            return f"{self.showing} pips or more contradict the index {rank.symbol}"
+        if self.middle is not None and self.middle != (rank in MIDDLE_PIP_RANKS):
+            # A 6's index with a strip over its left part is a 5's: a 5 prints a pip in the
+            # face's middle, a 6 none, and a thumb on the corner leaves the middle in view.
+            return (f"a pip in the face's middle contradicts the index {rank.symbol}" if self.middle
+                    else f"no pip in the face's middle contradicts the index {rank.symbol}")
         # Uncountable for a lamp's glare is not a face with no pips to count: the pips that
         # would have refused the index of a card sliding over another may lie in the glare.
         return f"glare hides the pips that would check the index {rank.symbol}" if self.glare else None
 
 
-def check_pips(face: np.ndarray) -> PipCheck:
-    """The face's pips (count_pips_whole) and whether glare burnt out part of them."""
-    return PipCheck(count_pips_whole(face), glare_over_pips(face))
+def check_pips(face: np.ndarray, *, red: bool = False) -> PipCheck:
+    """The face's pips (count_pips_whole), whether glare burnt out part of them and, for a red
+    card (``red``), heart or diamond by a body pip's outline."""
+    seen = count_pips_whole(face)
+    return PipCheck(seen, glare_over_pips(face), red_suit_by_outline(face) if red else None,
+                    count_pips_showing(face) if seen is None else None,
+                    pip_in_the_middle(face) if seen is None else None)
+
+
+# The ranks whose pips include one at the face's very middle (an ace's, the middle one of a 3, 5
+# or 9), in the layout every standard deck prints.
+MIDDLE_PIP_RANKS = frozenset({Rank.ACE, Rank.THREE, Rank.FIVE, Rank.NINE})
+_MIDDLE = (0.45, 0.55, 0.46, 0.54)  # x0, x1, y0, y1 of the face: inside any middle pip
+
+
+def pip_in_the_middle(face: np.ndarray) -> bool | None:
+    """Whether a pip lies at the face's very middle: ink over most of it, or paper over nearly
+    all; None in between (a pip's edge, a blur).
+
+    >>> from faro_box.cards import Card
+    >>> from faro_box.vision.sim.render import render_card
+    >>> [pip_in_the_middle(render_card(Card.parse(c))) for c in ("5S", "6S", "9H", "10H", "AD")]
+    [True, False, True, False, True]
+    """
+    h, w = face.shape[:2]
+    x0, x1, y0, y1 = _MIDDLE
+    middle = glyphs.ink_mask(face, 41, 0.4)[round(y0 * h): round(y1 * h), round(x0 * w): round(x1 * w)]
+    share = float(np.count_nonzero(middle)) / max(middle.size, 1)
+    return True if share > 0.5 else False if share < 0.05 else None
 
 
 BURNT = 250  # every channel at least this: burnt out, no ink shows through
@@ -120,7 +197,9 @@ def _whole_region(h: int, w: int) -> tuple[int, int, int, int]:
 
 
 def _count(binary: np.ndarray, left_out: Callable[[int, int, int, int], bool] | None = None, *,
-           largest: float = 2.0) -> int | None:
+           largest: float = 2.0, cut: bool = True) -> int | None:
+    """The pips of ``binary``; ``cut``: something running out of it makes the count None, else
+    it is left out (counting what shows whole)."""
     n, _, stats = glyphs.components(binary)
     rh, rw = binary.shape
     areas = []
@@ -130,6 +209,8 @@ def _count(binary: np.ndarray, left_out: Callable[[int, int, int, int], bool] | 
         if left_out is not None and left_out(x, y, bw, bh):
             continue
         if x == 0 or y == 0 or x + bw >= rw or y + bh >= rh:
+            if not cut:
+                continue
             return None  # something runs out of the pip area: a frame, a hand, a misplaced warp
         if area < 0.3 * bw * bh:
             return None  # outlines and line art: a court card or clutter
@@ -172,3 +253,55 @@ def first_pip(face: np.ndarray, within: tuple[float, float, float, float] = _UPP
     x, y, bw, bh, _ = (int(v) for v in stats[best[1]])
     own = labels[y:y + bh, x:x + bw] == best[1]
     return np.where(own, ink[y:y + bh, x:x + bw], 0.0).astype(np.float32)
+
+
+_SUIT_NAME = {Suit.HEARTS: "heart", Suit.DIAMONDS: "diamond", Suit.SPADES: "spade", Suit.CLUBS: "club"}
+# A heart narrows from its lobes to its point, so its width three quarters of the way down is well
+# under its width a quarter of the way down; a diamond is about as wide at both. Between the two
+# bars the outline names neither.
+HEART_TAPER, DIAMOND_TAPER = 0.6, 0.7
+_MIDDLE_PIP = (0.2, 0.8, 0.25, 0.75)  # where an ace prints its one pip
+_MIN_TAPER_PX = 12  # rows of a pip: fewer are too coarse for a quarter of its height to mean much
+
+
+def red_suit_by_outline(face: np.ndarray, upper: np.ndarray | None = None) -> Suit | None:
+    """Heart or diamond by the outline of the face's first upper pip (printed upright; ``upper``
+    where it was found already), else of an ace's middle pip (printed one way up only, so either
+    way up); None where neither shows.
+
+    >>> from faro_box.cards import Card
+    >>> from faro_box.vision.sim.render import render_card
+    >>> [red_suit_by_outline(render_card(Card.parse(c))) for c in ("5H", "5D", "AH", "AD")]
+    [<Suit.HEARTS: 'H'>, <Suit.DIAMONDS: 'D'>, <Suit.HEARTS: 'H'>, <Suit.DIAMONDS: 'D'>]
+    >>> red_suit_by_outline(render_card(Card.parse("AD"))[::-1, ::-1])
+    <Suit.DIAMONDS: 'D'>
+    """
+    t = _taper(upper if upper is not None else first_pip(face, UPPER_PIPS_WHOLE))
+    if t is None:
+        t = _taper(first_pip(face, _MIDDLE_PIP))
+        if t is not None and t > 1.0:
+            t = 1.0 / t
+    if t is None:
+        return None
+    return Suit.HEARTS if t <= HEART_TAPER else Suit.DIAMONDS if t >= DIAMOND_TAPER else None
+
+
+def _taper(pip: np.ndarray | None) -> float | None:
+    """A pip's width three quarters of the way down over its width a quarter down; None where
+    it is too small or too soft to measure."""
+    if pip is None:
+        return None
+    inked = pip > 0.05
+    if np.count_nonzero(inked) < 30:
+        return None
+    solid = pip > 0.5 * max(float(np.percentile(pip[inked], 95)), 1e-3)
+    rows = np.flatnonzero(solid.any(axis=1))
+    if len(rows) < _MIN_TAPER_PX:
+        return None
+    solid = solid[rows[0]: rows[-1] + 1]
+
+    def width(share: float) -> int:
+        cols = np.flatnonzero(solid[int(share * len(solid))])
+        return int(cols[-1] - cols[0] + 1) if len(cols) else 0
+
+    return width(0.75) / max(width(0.25), 1)
