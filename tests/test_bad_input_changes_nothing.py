@@ -259,13 +259,15 @@ def test_a_tracking_run_that_fails_part_way_leaves_the_old_recording(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["frames", "last.mp4"]
 
 
-def test_a_recording_ended_by_ctrl_c_is_kept(tmp_path):
-    """A live camera's run has no end but Ctrl-C: what it recorded is the recording."""
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_recording_ended_by_ctrl_c_or_a_service_stop_is_kept(tmp_path, stop):
+    """A live camera's run has no end but Ctrl-C, or systemd stopping the service (SIGTERM):
+    what it recorded is the recording."""
     target = tmp_path / "evening.mp4"
     run = subprocess.Popen([sys.executable, "-m", "faro_box.cli", "track", "sim:1", "--realtime", "--record",
                             str(target)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     time.sleep(6)
-    run.send_signal(signal.SIGINT)
+    run.send_signal(stop)
     _, err = run.communicate(timeout=60)
     assert run.returncode != 0 and "Traceback" not in err, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["evening.mp4"]

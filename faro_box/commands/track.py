@@ -9,6 +9,7 @@ import argparse
 import json
 import logging
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -76,9 +77,11 @@ def run(args: argparse.Namespace) -> int:
             _unmake_if_empty(snapshots, made)
         raise
     recorder: Any = None
-    # The recording is kept once the frames ran out or the person stopped the run (Ctrl-C: a
-    # live camera's only end); a run that fails part-way leaves what was at --record as it was.
+    # The recording is kept once the frames ran out or the person stopped the run (Ctrl-C, or
+    # the service stopped: a live camera's only end); a run that fails part-way leaves what was
+    # at --record as it was.
     kept = False
+    previous = _stop_on_sigterm()
     try:
         if window is None:
             window = camera.window
@@ -116,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
         kept = True
         raise
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
         camera.close()
         if recorder is not None:
             recorder.release()
@@ -131,6 +136,18 @@ def run(args: argparse.Namespace) -> int:
         flat = ",".join(f"{v:.1f}" for v in tracker.window.ravel())
         logging.getLogger("faro_box.track").info("window found in the picture: %s", flat)
     return 0
+
+
+def _stop_on_sigterm() -> Any:
+    """SIGTERM (systemd stopping the service) ends the run as Ctrl-C does; the handler it
+    replaced, to put back (None where signals cannot be handled here: not the main thread)."""
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        return signal.signal(signal.SIGTERM, stop)
+    except ValueError:
+        return None
 
 
 def _print_events(events: list[TrackEvent], snapshots: Path | None) -> None:
