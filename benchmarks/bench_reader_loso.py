@@ -87,8 +87,12 @@ class Record:
     pips: PipCheck | None = None
     shown: bool = False
 
-    def counted(self) -> Callable[[bool], PipCheck] | None:
-        return (lambda red: self.pips or PipCheck(None)) if self.shown else None
+    def counted(self) -> Callable[[Card], PipCheck] | None:
+        """What the reader's check_pips gives for the card named (Reader._decided)."""
+        def check(card: Card) -> PipCheck:
+            pips = self.pips or PipCheck(None)
+            return PipCheck(None, red=pips.red) if card.rank > Rank.TEN else pips
+        return check if self.shown else None
 
     def at(self, temperature: float | None, *, joint: bool = False) -> Scores | None:
         if joint and self.joint is not None and (temperature is None or self.deck is None):

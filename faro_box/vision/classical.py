@@ -153,16 +153,23 @@ class ClassicalReader:
         # each far past the margin. With one corner read (a thumb on the other) nothing else
         # checks its index, and the whole face is counted (check_pips); with both, each
         # corner checks the other, and the pip area alone is counted, as before.
+        # A red court read in one corner alone has the pip beside its figure to check its suit.
         pips = None
-        if view is not None and not why and rank <= Rank.TEN and conf_rank >= 0.5 \
-                and not self._sure_in_each(votes, r_i):
-            pips = (check_pips(view.face(), red=suit.colour is Colour.RED) if len(votes) == 1
-                    else PipCheck(count_pips_in(view.region(*pip_area(CANON_H, CANON_W)))))
+        if view is not None and not why and conf_rank >= 0.5 and not self._sure_in_each(votes, r_i):
+            if rank <= Rank.TEN:
+                pips = (check_pips(view.face(), red=suit.colour is Colour.RED) if len(votes) == 1
+                        else PipCheck(count_pips_in(view.region(*pip_area(CANON_H, CANON_W)))))
+            elif len(votes) == 1 and suit.colour is Colour.RED:
+                pips = check_pips(view.face(), red=True, court=True)
         refusal = pips.refusal(rank, suit) if pips is not None else None
         if refusal is not None:
             why = why or refusal
-        rank_ok = conf_rank >= 0.5 and "rank" not in why and "pips" not in why
-        suit_ok = conf_suit >= 0.5 and not suit_why
+        # What the face refused, the abstention is not sure of either.
+        against_suit = refusal is not None and pips is not None and pips.red not in (None, suit) \
+            and suit.colour is Colour.RED
+        rank_ok = conf_rank >= 0.5 and "rank" not in why and "pips" not in why \
+            and (refusal is None or against_suit)
+        suit_ok = conf_suit >= 0.5 and not suit_why and not against_suit
         if not why and rank_ok and suit_ok:
             return Reading(CARDS_BY_SCORE_INDEX[4 * r_i + s_i], confidence, candidates, present=True, rank=rank, suit=suit)
         why = why or ("rank unsure" if not rank_ok else "suit unsure")

@@ -138,9 +138,12 @@ class PipCheck:
         return f"glare hides the pips that would check the index {rank.symbol}" if self.glare else None
 
 
-def check_pips(face: np.ndarray, *, red: bool = False) -> PipCheck:
+def check_pips(face: np.ndarray, *, red: bool = False, court: bool = False) -> PipCheck:
     """The face's pips (count_pips_whole), whether glare burnt out part of them and, for a red
-    card (``red``), heart or diamond by a body pip's outline."""
+    card (``red``), heart or diamond by a body pip's outline; for a court (``court``), which has
+    no pips to count, the outline alone (of the pip printed beside its figure)."""
+    if court:
+        return PipCheck(None, red=red_suit_by_outline(face) if red else None)
     seen = count_pips_whole(face)
     return PipCheck(seen, glare_over_pips(face), red_suit_by_outline(face) if red else None,
                     count_pips_showing(face) if seen is None else None,

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from faro_box.cards import Colour, Rank
+from faro_box.cards import Card, Colour, Rank
 from faro_box.errors import VisionError
 from faro_box.vision.canonical import TOO_SMALL, CardView, View, check_image, parse_window, too_small
 from faro_box.vision.classical import ClassicalReader
@@ -160,7 +160,8 @@ class Reader:
         return reading, seen
 
     def _decided(self, s: Scores, view: CardView | None) -> Reading:
-        return self.decide(s, pips=None if view is None else lambda red: check_pips(view.face(), red=red))
+        return self.decide(s, pips=None if view is None else lambda card: check_pips(
+            view.face(), red=card.suit.colour is Colour.RED, court=card.rank > Rank.TEN))
 
     def locate(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None,
                ) -> CardView | None:
@@ -206,10 +207,10 @@ class Reader:
         return self.net.probabilities(patches, enough)
 
     def decide(self, s: Scores, accept: Acceptance | None = None, *,
-               pips: Callable[[bool], PipCheck] | None = None) -> Reading:
+               pips: Callable[[Card], PipCheck] | None = None) -> Reading:
         """The reading ``s`` makes at ``accept`` (the reader's own bar where None). ``pips``: the
-        found card's pips (check_pips; its argument: whether the card is red, for the body pip's
-        outline), asked for only where one corner alone names a pip card;
+        found card's pips (check_pips, for the card named), asked for only where one corner alone
+        names a pip card or a red court;
         None where there is no card face to count (a corner close-up)."""
         d = decide(s, accept or self.accept)
         # A card was found (or given) even where no corner shows a readable index; a corner
@@ -218,10 +219,13 @@ class Reader:
         reading = Reading(d.card, d.confidence, d.candidates, present=present, rank=d.rank, suit=d.suit, why=d.why)
         # Patches come in pairs, one from each corner: which corners showed a readable index.
         corners = {i % 2 for i in np.flatnonzero(s.no_index < self.accept.no_index).tolist()}
-        if reading.card is not None and pips is not None and len(corners) == 1 and reading.card.rank <= Rank.TEN:
+        card = reading.card
+        if card is not None and pips is not None and len(corners) == 1 \
+                and (card.rank <= Rank.TEN or card.suit.colour is Colour.RED):
             # One corner read (a thumb on the other): the pips, where they can be counted, must
             # agree, as the classical reader asks; a sure index over the wrong body is refused.
-            refusal = pips(reading.card.suit.colour is Colour.RED).refusal(reading.card.rank, reading.card.suit)
+            # A red court's pip beside its figure is a heart's or a diamond's, too.
+            refusal = pips(card).refusal(card.rank, card.suit)
             if refusal is not None:
                 return Reading(None, min(reading.confidence, 0.49), reading.candidates, present=True, why=refusal)
         return reading
