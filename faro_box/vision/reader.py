@@ -16,6 +16,7 @@ from faro_box.cards import Card, Colour, Rank
 from faro_box.errors import VisionError
 from faro_box.vision.canonical import TOO_SMALL, CardView, View, check_image, parse_window, too_small
 from faro_box.vision.classical import ClassicalReader
+from faro_box.vision.glyphs import monochrome
 from faro_box.vision.index_patch import IndexWindow, corner_patch, face_patches
 from faro_box.vision.joint import confirmed, face_cues, joined
 from faro_box.vision.learned import IndexNet, NetOutput, settled, shipped_net
@@ -134,6 +135,18 @@ class Reader:
             return self._decided(first, view), bool(len(first.rank))
         assert self._classical is not None
         classical = self._classical.read(image) if view is None else self._classical.read_view(view)
+        reading, seen = self._joint(image, view, classical)
+        if reading.card is not None and reading.card.suit.colour is Colour.BLACK and not classical.candidates \
+                and monochrome(image if view is None else view.face()):
+            # A monochrome camera sees red ink as a pale grey, paler than black ink where its
+            # sensor sees red well: an index too pale for the templates to find may be a red
+            # card's, and the network takes a pale diamond for a spade.
+            return Reading(None, min(reading.confidence, 0.49), reading.candidates, present=True,
+                           why="a monochrome picture: the index too pale to tell black ink from red"), seen
+        return reading, seen
+
+    def _joint(self, image: np.ndarray, view: CardView | None, classical: Reading) -> tuple[Reading, bool]:
+        """_look's joint reading, from the templates' reading of the same card (``classical``)."""
         first = self.scores(self.patches(image, view), classical)
         seen = bool(len(first.rank))
         learned = self._decided(first, view)
