@@ -9,7 +9,7 @@ import pytest
 
 DOCUMENTED = ["faro_box.cards", "faro_box.rules.faro.layout", "faro_box.rules.faro.beads",
               "faro_box.rules.baccarat.hands", "faro_box.vision.middle", "faro_box.vision.canonical",
-              "faro_box.vision.reader", "faro_box.vision.pips", "faro_box.vision.glyphs",
+              "faro_box.vision.reader", "faro_box.vision.pips",
               "faro_box.vision.learned_reader", "faro_box.files"]
 
 

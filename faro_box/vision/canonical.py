@@ -39,6 +39,18 @@ def check_image(image: object) -> np.ndarray:
     return image
 
 
+def monochrome(image: np.ndarray) -> bool:
+    """Whether a picture's three channels are one: a monochrome camera's (no colour camera's
+    noise leaves them equal over a whole picture).
+
+    >>> grey = np.full((8, 8, 3), 120, np.uint8)
+    >>> monochrome(grey), monochrome(grey + np.array([0, 0, 1], np.uint8))
+    (True, False)
+    """
+    b, g, r = cv2.split(image)
+    return not cv2.countNonZero(cv2.absdiff(b, g)) and not cv2.countNonZero(cv2.absdiff(g, r))
+
+
 def parse_window(corners: Sequence[Sequence[float]] | Sequence[float]) -> np.ndarray:
     """Four (x, y) corners clockwise from top-left (or 8 numbers) as a 4×2 float32 array."""
     try:

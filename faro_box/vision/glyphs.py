@@ -293,23 +293,7 @@ def _ink_colour(bgr: np.ndarray, ink: np.ndarray, darkness: np.ndarray, box: Box
     # The mean of (ink + 1) / (paper + 1) per channel, red minus green: red and pink inks both
     # swallow green.
     redness = (ink_bgr[2] + 1.0) / (paper[2] + 1.0) - (ink_bgr[1] + 1.0) / (paper[1] + 1.0)
-    if monochrome(bgr):
-        # A monochrome camera's picture: red ink is a grey like black ink's, or paler (a sensor
-        # that sees red well): its colour cannot be told (NaN), and rules out no suit.
-        redness = math.nan
     return float(redness), float(cv2.mean(inner, mask=ink_sel)[0])
-
-
-def monochrome(bgr: np.ndarray) -> bool:
-    """Whether a picture's three channels are one: a monochrome camera's (no colour camera's
-    noise leaves them equal over a whole corner of a card).
-
-    >>> grey = np.full((8, 8, 3), 120, np.uint8)
-    >>> monochrome(grey), monochrome(grey + np.array([0, 0, 1], np.uint8))
-    (True, False)
-    """
-    b, g, r = cv2.split(bgr)
-    return not cv2.countNonZero(cv2.absdiff(b, g)) and not cv2.countNonZero(cv2.absdiff(g, r))
 
 
 def _merge_side_by_side(boxes: list[Box]) -> list[Box]:

@@ -338,8 +338,8 @@ def _face_rows(feats: list[np.ndarray | None]) -> np.ndarray:
 
 def _red_threshold(reds: Sequence[tuple[float, bool]]) -> float:
     """Midway between the deck's black and red inks, as measured on its own enrolment images."""
-    red = [r for r, is_red in reds if is_red and math.isfinite(r)]  # NaN: a monochrome picture's
-    black = [r for r, is_red in reds if not is_red and math.isfinite(r)]
+    red = [r for r, is_red in reds if is_red]
+    black = [r for r, is_red in reds if not is_red]
     if not red or not black:
         return 0.08
     return float((np.percentile(red, 10) + np.percentile(black, 90)) / 2)

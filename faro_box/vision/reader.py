@@ -14,9 +14,16 @@ import numpy as np
 
 from faro_box.cards import Card, Colour, Rank
 from faro_box.errors import VisionError
-from faro_box.vision.canonical import TOO_SMALL, CardView, View, check_image, parse_window, too_small
+from faro_box.vision.canonical import (
+    TOO_SMALL,
+    CardView,
+    View,
+    check_image,
+    monochrome,
+    parse_window,
+    too_small,
+)
 from faro_box.vision.classical import ClassicalReader
-from faro_box.vision.glyphs import monochrome
 from faro_box.vision.index_patch import IndexWindow, corner_patch, face_patches
 from faro_box.vision.joint import confirmed, face_cues, joined
 from faro_box.vision.learned import IndexNet, NetOutput, settled, shipped_net
@@ -101,6 +108,17 @@ class Reader:
                          else None)
 
     def read(self, image: np.ndarray, *, window: Sequence[Sequence[float]] | Sequence[float] | None = None) -> Reading:
+        image = check_image(image)
+        reading = self._read(image, window)
+        if reading.card is not None and monochrome(image[::4, ::4]):
+            # A monochrome camera sees red ink as grey, or as a grey too pale for the templates
+            # to find where its sensor sees red well: both readers take a diamond's point for a
+            # spade's, and a diamond's body pip widens from its point as a spade's does.
+            return Reading(None, min(float(reading.confidence), 0.49), reading.candidates, present=True,
+                           why=MONOCHROME)
+        return reading
+
+    def _read(self, image: np.ndarray, window: Sequence[Sequence[float]] | Sequence[float] | None) -> Reading:
         if self.method is Method.CLASSICAL:
             assert self._classical is not None
             return self._classical.read(image, window=window)
@@ -135,18 +153,6 @@ class Reader:
             return self._decided(first, view), bool(len(first.rank))
         assert self._classical is not None
         classical = self._classical.read(image) if view is None else self._classical.read_view(view)
-        reading, seen = self._joint(image, view, classical)
-        if reading.card is not None and reading.card.suit.colour is Colour.BLACK and not classical.candidates \
-                and monochrome(image if view is None else view.face()):
-            # A monochrome camera sees red ink as a pale grey, paler than black ink where its
-            # sensor sees red well: an index too pale for the templates to find may be a red
-            # card's, and the network takes a pale diamond for a spade.
-            return Reading(None, min(reading.confidence, 0.49), reading.candidates, present=True,
-                           why="a monochrome picture: the index too pale to tell black ink from red"), seen
-        return reading, seen
-
-    def _joint(self, image: np.ndarray, view: CardView | None, classical: Reading) -> tuple[Reading, bool]:
-        """_look's joint reading, from the templates' reading of the same card (``classical``)."""
         first = self.scores(self.patches(image, view), classical)
         seen = bool(len(first.rank))
         learned = self._decided(first, view)
@@ -254,5 +260,6 @@ def turned_quarter(quad: np.ndarray) -> np.ndarray:
     return np.roll(quad, 1, axis=0)
 
 
+MONOCHROME = "a monochrome camera's picture: red ink is not told from black (the box needs a colour camera)"
 # The generic reading's second look: three windows around the default one, read beside it.
 SECOND_LOOK = (IndexWindow(0.0, 0.0, 0.4), IndexWindow(0.0, 0.0, 0.6), IndexWindow(0.02, 0.02, 0.5))
