@@ -371,3 +371,17 @@ def test_vision_read_says_why_it_names_no_card(tmp_path):
     assert done.returncode == 0, done.stderr
     line = json.loads(done.stdout)
     assert line["card"] is None and "too small" in line["why"]
+
+
+def test_calibrate_says_when_the_camera_gives_no_colour(tmp_path):
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    rng = np.random.default_rng(4)
+    quad = synth.card_quad(640, 480, 300, 0, (320, 240), 0.0, rng)
+    frame = synth.place_card(synth.light_background(640, 480, rng), render_card(Card.parse("7H")), quad)
+    cv2.imwrite(str(frames / "0.png"), cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+    corners = ",".join(f"{v:.1f}" for v in quad.ravel())
+    done = faro_box("calibrate", str(frames), "--corners", corners, "--picture", str(tmp_path / "v.png"),
+                    "--settle", "0")
+    assert done.returncode == 2, done.stderr
+    assert "colour: 0 PROBLEM: the camera gives a monochrome picture" in done.stdout, done.stdout

@@ -18,6 +18,7 @@ from faro_box.vision.canonical import (
     check_image,
     check_inside,
     longest_side,
+    monochrome,
     parse_window,
     warp_window,
 )
@@ -177,6 +178,7 @@ def calibrate(image: np.ndarray, window: Sequence[Sequence[float]] | None = None
     sharpness = focus(image, corners)
     bright, clipped = exposure(image, corners)
     size = longest_side(corners)
+    grey = monochrome(image)
     checks = [
         Check("card size", size >= LEAST_CARD_PX, size,
               "" if size >= LEAST_CARD_PX else f"the card is too small in the picture to read (its long side "
@@ -188,6 +190,9 @@ def calibrate(image: np.ndarray, window: Sequence[Sequence[float]] | None = None
               ("too dark: more light on the box" if bright < BRIGHT_RANGE[0] else "too bright: less light or exposure")),
         Check("clipping", clipped <= CLIPPED_MAX, clipped,
               "" if clipped <= CLIPPED_MAX else "parts of the card are burnt out or black: soften the light"),
+        Check("colour", not grey, float(not grey),
+              "" if not grey else "the camera gives a monochrome picture, where red ink is not told from black "
+              "and no card is read: use a colour camera (or its colour mode)"),
     ]
     if card_visible is not None:
         checks.append(Check("card fills the window", card_visible, float(card_visible),
