@@ -359,22 +359,56 @@ def pip_growth(pip: np.ndarray) -> float | None:
     The faces and the real decks measured all keep to this once the pip is big enough to show its
     leaves, so it settles spade v club where the templates of many faces cannot.
     """
-    inked = pip > 0.05
-    if np.count_nonzero(inked) < 30:
+    m = _scaled(pip)
+    if m is None:
         return None
-    m = pip / max(_percentile(pip[inked], 0.95), 1e-3)
     # Blur fills a club's waist: a soft outline (much of the ink mid-grey) says nothing.
     some = m > 0.15
     if np.count_nonzero(some & (m < 0.75)) > 0.3 * np.count_nonzero(some):
         return None
-    b = (m > 0.5).view(np.uint8)
-    rows = np.flatnonzero(cv2.reduce(b, 1, cv2.REDUCE_MAX))
-    if len(rows) < _MIN_OUTLINE_PX:
+    b = _outline(m, _MIN_OUTLINE_PX)
+    if b is None:
         return None
-    b = b[rows[0]: rows[-1] + 1]
     width = cv2.countNonZero(cv2.reduce(b, 0, cv2.REDUCE_MAX))
     h = len(b)
     return float(cv2.countNonZero(b[int(0.3 * h)]) - cv2.countNonZero(b[int(0.08 * h)])) / max(width, 1)
+
+
+_MIN_TAPER_PX = 12  # rows of a pip: fewer are too coarse for a quarter of its height to mean much
+
+
+def pip_taper(pip: np.ndarray) -> float | None:
+    """A pip's width three quarters of the way down over its width a quarter down: a heart
+    narrows from its lobes to its point, a diamond is about as wide at both. None where the pip
+    is too small to measure."""
+    m = _scaled(pip)
+    b = None if m is None else _outline(m, _MIN_TAPER_PX)
+    if b is None:
+        return None
+
+    def width(share: float) -> int:
+        cols = np.flatnonzero(b[int(share * len(b))])
+        return int(cols[-1] - cols[0] + 1) if len(cols) else 0
+
+    return width(0.75) / max(width(0.25), 1)
+
+
+def _scaled(pip: np.ndarray) -> np.ndarray | None:
+    """A pip's ink over its 95th percentile (its solid ink about 1); None where too little ink."""
+    inked = pip > 0.05
+    if np.count_nonzero(inked) < 30:
+        return None
+    return pip / max(_percentile(pip[inked], 0.95), 1e-3)
+
+
+def _outline(scaled: np.ndarray, least_rows: int) -> np.ndarray | None:
+    """The pip's solid ink (uint8 0/1) cut to its rows; None where it spans fewer than
+    ``least_rows``."""
+    b = (scaled > 0.5).view(np.uint8)
+    rows = np.flatnonzero(cv2.reduce(b, 1, cv2.REDUCE_MAX))
+    if len(rows) < least_rows:
+        return None
+    return b[rows[0]: rows[-1] + 1]
 
 
 def _percentile(values: np.ndarray, q: float) -> float:

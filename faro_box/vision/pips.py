@@ -121,7 +121,7 @@ class PipCheck:
         """
         if suit in (Suit.HEARTS, Suit.DIAMONDS) and self.red is not None and self.red is not suit:
             # Half a diamond's index pip under a strip is half a heart: the body's pip is whole.
-            return f"the body's pip is a {_SUIT_NAME[self.red]}'s outline, not the index's {_SUIT_NAME[suit]}"
+            return f"the body's pip is a {_singular(self.red)}'s outline, not the index's {_singular(suit)}"
         if self.seen is not None:
             return None if self.seen == int(rank) else f"{self.seen} pips contradict the index {rank.symbol}"
         if self.showing is not None and self.showing > int(rank):
@@ -258,13 +258,14 @@ def first_pip(face: np.ndarray, within: tuple[float, float, float, float] = _UPP
     return np.where(own, ink[y:y + bh, x:x + bw], 0.0).astype(np.float32)
 
 
-_SUIT_NAME = {Suit.HEARTS: "heart", Suit.DIAMONDS: "diamond", Suit.SPADES: "spade", Suit.CLUBS: "club"}
-# A heart narrows from its lobes to its point, so its width three quarters of the way down is well
-# under its width a quarter of the way down; a diamond is about as wide at both. Between the two
-# bars the outline names neither.
+def _singular(suit: Suit) -> str:
+    return suit.name.lower()[:-1]  # HEARTS: heart
+
+
+# glyphs.pip_taper's bars: a heart's well under one, a diamond's about one; between them the
+# outline names neither.
 HEART_TAPER, DIAMOND_TAPER = 0.6, 0.7
 _MIDDLE_PIP = (0.2, 0.8, 0.25, 0.75)  # where an ace prints its one pip
-_MIN_TAPER_PX = 12  # rows of a pip: fewer are too coarse for a quarter of its height to mean much
 
 
 def red_suit_by_outline(face: np.ndarray, upper: np.ndarray | None = None) -> Suit | None:
@@ -290,21 +291,4 @@ def red_suit_by_outline(face: np.ndarray, upper: np.ndarray | None = None) -> Su
 
 
 def _taper(pip: np.ndarray | None) -> float | None:
-    """A pip's width three quarters of the way down over its width a quarter down; None where
-    it is too small or too soft to measure."""
-    if pip is None:
-        return None
-    inked = pip > 0.05
-    if np.count_nonzero(inked) < 30:
-        return None
-    solid = pip > 0.5 * max(float(np.percentile(pip[inked], 95)), 1e-3)
-    rows = np.flatnonzero(solid.any(axis=1))
-    if len(rows) < _MIN_TAPER_PX:
-        return None
-    solid = solid[rows[0]: rows[-1] + 1]
-
-    def width(share: float) -> int:
-        cols = np.flatnonzero(solid[int(share * len(solid))])
-        return int(cols[-1] - cols[0] + 1) if len(cols) else 0
-
-    return width(0.75) / max(width(0.25), 1)
+    return None if pip is None else glyphs.pip_taper(pip)

@@ -586,6 +586,11 @@ class Tracker:
         reached[0] = False
         return reached[labels]
 
+    def _cover(self, ink: np.ndarray) -> np.ndarray | None:
+        """What lies over the card (bool), widened a little, or None: nothing reaches the edge."""
+        reaching = self._reaching(ink)
+        return None if reaching is None else cv2.dilate(reaching.astype(np.uint8), self._kernel, iterations=2) > 0
+
     def _occluded(self, ink: np.ndarray) -> int:
         """The most covering pixels of the edge band in any 10×10 patch: a thumb fills a patch,
         while noise and shake scatter single pixels. Covering: not paper, joined to the window's
@@ -677,9 +682,9 @@ class Tracker:
         known). The new card is kept, so that it is asked about should the next card follow
         before it lies in full view: a card dealt is never skipped in silence."""
         assert view.ink is not None
-        reaching = self._reaching(view.ink)
-        cover = np.zeros(view.ink.shape, bool) if reaching is None else reaching
-        cover = cv2.dilate(cover.astype(np.uint8), self._kernel, iterations=2) > 0
+        cover = self._cover(view.ink)
+        if cover is None:
+            cover = np.zeros(view.ink.shape, bool)
         if not _shows_enough(cover):
             return []  # a hand over most of the window: nothing to tell a card by
         if not self._top_gone and self._ref is not None and self._differs(view, self._ref, cover) is False:
@@ -709,8 +714,7 @@ class Tracker:
         top, top_cover = (self._ref, None) if self._covered is None else (self._covered.view, self._covered.cover)
         if top is None or view.ink is None:
             return False
-        reaching = self._reaching(view.ink)
-        cover = None if reaching is None else cv2.dilate(reaching.astype(np.uint8), self._kernel, iterations=2) > 0
+        cover = self._cover(view.ink)
         if top_cover is not None:
             cover = top_cover if cover is None else cover | top_cover
         like = _likeness(view, top, cover)
