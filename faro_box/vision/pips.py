@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from faro_box.cards import Rank, Suit
@@ -63,12 +65,30 @@ def count_pips_showing(face: np.ndarray) -> int | None:
     >>> face = render_card(Card.parse("8C"))
     >>> h, w = face.shape[:2]
     >>> face[int(0.55 * h):, int(0.5 * w):] = (120, 150, 200)  # a thumb over a quarter of the face
-    >>> count_pips_whole(face), count_pips_showing(face)
-    (None, 5)
+    >>> count_pips_showing(face)
+    5
+    """
+    at = pips_showing(face)
+    return None if at is None else len(at)
+
+
+def pips_showing(face: np.ndarray) -> tuple[tuple[float, float], ...] | None:
+    """The centres (fractions of the face's width and height) of the pips count_pips_showing
+    counts, or None where it counts none.
+
+    >>> from faro_box.cards import Card
+    >>> from faro_box.vision.sim.render import render_card
+    >>> face = render_card(Card.parse("8C"))
+    >>> face[int(0.55 * face.shape[0]):, int(0.5 * face.shape[1]):] = (120, 150, 200)  # a thumb
+    >>> count_pips_whole(face), [(round(x, 1), round(y, 1)) for x, y in pips_showing(face)]
+    (None, [(0.3, 0.2), (0.7, 0.2), (0.5, 0.4), (0.3, 0.5), (0.3, 0.8)])
     """
     h, w = face.shape[:2]
     x0, x1, y0, y1 = _whole_region(h, w)
-    return _count(glyphs.ink_mask(face[y0:y1, x0:x1], 41, 0.4), _index_of(h, w), largest=1.5, cut=False)
+    boxes = _pips(glyphs.ink_mask(face[y0:y1, x0:x1], 41, 0.4), _index_of(h, w), largest=1.5, cut=False)
+    if boxes is None:
+        return None
+    return tuple(((x + bw / 2 + x0) / w, (y + bh / 2 + y0) / h) for x, y, bw, bh in boxes)
 
 
 def _index_of(h: int, w: int) -> Callable[[int, int, int, int], bool]:
@@ -103,8 +123,15 @@ class PipCheck:
     seen: int | None  # count_pips_whole: None where they cannot be counted
     glare: bool = False  # glare_over_pips
     red: Suit | None = None  # heart or diamond by a body pip's outline (red_suit_by_outline)
-    showing: int | None = None  # where ``seen`` is None: the pips showing whole (count_pips_showing)
+    at: tuple[tuple[float, float], ...] | None = None  # where ``seen`` is None: the pips showing whole (pips_showing)
     middle: bool | None = None  # where ``seen`` is None: a pip at the face's very middle (pip_in_the_middle)
+    # Where ``seen`` is None: the places a pip card prints a pip that are plain paper (bare_points).
+    bare: frozenset[tuple[float, float]] = frozenset()
+
+    @property
+    def showing(self) -> int | None:
+        """How many pips show whole (count_pips_showing), where ``seen`` is None."""
+        return None if self.at is None else len(self.at)
 
     def refusal(self, rank: Rank, suit: Suit | None = None) -> str | None:
         """Why the face refuses an index of ``rank`` (and ``suit``) read in one corner alone, or
@@ -114,8 +141,14 @@ class PipCheck:
         "the body's pip is a diamond's outline, not the index's heart"
         >>> PipCheck(1, red=Suit.DIAMONDS).refusal(Rank.ACE, Suit.DIAMONDS) is None
         True
-        >>> PipCheck(None, showing=6).refusal(Rank.THREE), PipCheck(None, showing=6).refusal(Rank.EIGHT)
+        >>> six = ((0.31, 0.2), (0.69, 0.2), (0.31, 0.5), (0.69, 0.5), (0.31, 0.8), (0.69, 0.8))
+        >>> PipCheck(None, at=six).refusal(Rank.THREE), PipCheck(None, at=six).refusal(Rank.SIX)
         ('6 pips or more contradict the index 3', None)
+        >>> PipCheck(None, at=six[:5], bare=frozenset({(0.5, 0.35), (0.5, 0.65)})).refusal(Rank.SEVEN)
+        "the pips' places contradict the index 7"
+        >>> stretched = ((0.27, 0.21), (0.71, 0.22), (0.27, 0.57), (0.7, 0.57))  # an outline cut short
+        >>> PipCheck(None, at=stretched, bare=frozenset({(0.31, 0.8), (0.69, 0.8)})).refusal(Rank.SIX) is None
+        True
         >>> PipCheck(None, middle=False).refusal(Rank.FIVE), PipCheck(None, middle=False).refusal(Rank.SIX)
         ("no pip in the face's middle contradicts the index 5", None)
         """
@@ -133,6 +166,14 @@ class PipCheck:
             # face's middle, a 6 none, and a thumb on the corner leaves the middle in view.
             return (f"a pip in the face's middle contradicts the index {rank.symbol}" if self.middle
                     else f"no pip in the face's middle contradicts the index {rank.symbol}")
+        if rank <= Rank.TEN and (self.showing or 0) >= 2 and not fits_layout(rank, self.at, self.bare) \
+                and any(fits_layout(other, self.at, self.bare) for other in PIP_RANKS if other is not rank):
+            # A 7's index over a 6's body, a thumb on it: five pips show, none in the middle,
+            # but the paper is plain where a 7 prints its odd pip, and the places are a 6's.
+            # Where no rank's places fit, the outline found is not the card's (a face warped
+            # from a cut-off outline has its pips out of every place); where no two pips show
+            # whole, the print is too faint or blurred for plain paper to mean no pip.
+            return f"the pips' places contradict the index {rank.symbol}"
         # Uncountable for a lamp's glare is not a face with no pips to count: the pips that
         # would have refused the index of a card sliding over another may lie in the glare.
         return f"glare hides the pips that would check the index {rank.symbol}" if self.glare else None
@@ -145,9 +186,12 @@ def check_pips(face: np.ndarray, *, red: bool = False, court: bool = False) -> P
     if court:
         return PipCheck(None, red=red_suit_by_outline(face) if red else None)
     seen = count_pips_whole(face)
-    return PipCheck(seen, glare_over_pips(face), red_suit_by_outline(face) if red else None,
-                    count_pips_showing(face) if seen is None else None,
-                    pip_in_the_middle(face) if seen is None else None)
+    red_suit = red_suit_by_outline(face) if red else None
+    if seen is not None:
+        return PipCheck(seen, glare_over_pips(face), red_suit)
+    ink = glyphs.ink_mask(face, 41, 0.4)
+    return PipCheck(None, glare_over_pips(face), red_suit, pips_showing(face), pip_in_the_middle(face, ink),
+                    bare_points(face, ink))
 
 
 # The ranks whose pips include one at the face's very middle (an ace's, the middle one of a 3, 5
@@ -156,9 +200,9 @@ MIDDLE_PIP_RANKS = frozenset({Rank.ACE, Rank.THREE, Rank.FIVE, Rank.NINE})
 _MIDDLE = (0.45, 0.55, 0.46, 0.54)  # x0, x1, y0, y1 of the face: inside any middle pip
 
 
-def pip_in_the_middle(face: np.ndarray) -> bool | None:
+def pip_in_the_middle(face: np.ndarray, ink: np.ndarray | None = None) -> bool | None:
     """Whether a pip lies at the face's very middle: ink over most of it, or paper over nearly
-    all; None in between (a pip's edge, a blur).
+    all; None in between (a pip's edge, a blur). ``ink``: the face's ink_mask, where made already.
 
     >>> from faro_box.cards import Card
     >>> from faro_box.vision.sim.render import render_card
@@ -167,9 +211,106 @@ def pip_in_the_middle(face: np.ndarray) -> bool | None:
     """
     h, w = face.shape[:2]
     x0, x1, y0, y1 = _MIDDLE
-    middle = glyphs.ink_mask(face, 41, 0.4)[round(y0 * h): round(y1 * h), round(x0 * w): round(x1 * w)]
+    ink = glyphs.ink_mask(face, 41, 0.4) if ink is None else ink
+    middle = ink[round(y0 * h): round(y1 * h), round(x0 * w): round(x1 * w)]
     share = float(np.count_nonzero(middle)) / max(middle.size, 1)
     return True if share > 0.5 else False if share < 0.05 else None
+
+
+def pip_layout(rank: Rank) -> list[tuple[float, float]]:
+    """Pip centres of A–10 as fractions of width and height: the classic French-suited layouts,
+    which a standard deck prints give or take a few hundredths.
+
+    >>> pip_layout(Rank.SEVEN)
+    [(0.31, 0.2), (0.69, 0.2), (0.31, 0.8), (0.69, 0.8), (0.31, 0.5), (0.69, 0.5), (0.5, 0.35)]
+    """
+    left, mid, right = 0.31, 0.5, 0.69
+    top, bottom = 0.2, 0.8
+    n = int(rank)
+    if n == 1:
+        return [(mid, 0.5)]
+    if n in (2, 3):
+        return [(mid, top), (mid, bottom)] + ([(mid, 0.5)] if n == 3 else [])
+    corners = [(left, top), (right, top), (left, bottom), (right, bottom)]
+    if n in (4, 5):
+        return corners + ([(mid, 0.5)] if n == 5 else [])
+    if n in (6, 7, 8):
+        extra = {6: [], 7: [(mid, 0.35)], 8: [(mid, 0.35), (mid, 0.65)]}[n]
+        return corners + [(left, 0.5), (right, 0.5)] + extra
+    rows = [top, 0.4, 0.6, bottom]
+    columns = [(x, y) for y in rows for x in (left, right)]
+    return columns + ([(mid, 0.5)] if n == 9 else [(mid, 0.3), (mid, 0.7)])
+
+
+def layouts(rank: Rank) -> tuple[frozenset[tuple[float, float]], ...]:
+    """pip_layout of ``rank`` upright, and turned half round where that differs: a 7 prints its
+    odd pip in one half, and a card found on a table may lie either way up.
+
+    >>> len(layouts(Rank.SEVEN)), len(layouts(Rank.EIGHT))
+    (2, 1)
+    """
+    upright = frozenset((round(x, 3), round(y, 3)) for x, y in pip_layout(rank))
+    turned = frozenset((round(1 - x, 3), round(1 - y, 3)) for x, y in upright)
+    return (upright,) if turned == upright else (upright, turned)
+
+
+PIP_RANKS = tuple(rank for rank in Rank if rank <= Rank.TEN)
+# Every place A–10 print a pip, either way up.
+LAYOUT_POINTS = tuple(sorted({p for rank in PIP_RANKS for lay in layouts(rank) for p in lay}))
+# A pip showing further than this (a share of the face, its width across and height down) from
+# every place the rank prints one is not that rank's: a deck's own places lie a few hundredths
+# off the classic ones, a neighbouring rank's odd pip a tenth and more.
+LAYOUT_SLACK = 0.12
+# Half the width and half the height of the patch round a layout point that must be plain paper
+# for "no pip there": well inside any pip.
+_BARE = (0.04, 0.03)
+_BARE_SHARE = 0.95  # of the patch plain paper: no ink, as bright as paper, not burnt out
+
+
+def bare_points(face: np.ndarray, ink: np.ndarray | None = None) -> frozenset[tuple[float, float]]:
+    """The LAYOUT_POINTS of ``face`` on plain paper: no ink round them (``ink``: the face's
+    ink_mask, where it was made already), as bright as the face's paper, nothing burnt out. A
+    thumb, another card's print or glare over a point leaves it out: no pip shows there, but
+    one may lie under it.
+
+    >>> from faro_box.cards import Card
+    >>> from faro_box.vision.sim.render import render_card
+    >>> sorted(bare_points(render_card(Card.parse("6S"))) & {(0.5, 0.35), (0.31, 0.5)})
+    [(0.5, 0.35)]
+    """
+    h, w = face.shape[:2]
+    ink = glyphs.ink_mask(face, 41, 0.4) if ink is None else ink
+    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+    x0, x1, y0, y1 = _whole_region(h, w)
+    paper = float(np.percentile(grey[y0:y1, x0:x1], 90))
+    out = set()
+    for px, py in LAYOUT_POINTS:
+        rows = slice(round((py - _BARE[1]) * h), round((py + _BARE[1]) * h))
+        cols = slice(round((px - _BARE[0]) * w), round((px + _BARE[0]) * w))
+        plain = (ink[rows, cols] == 0) & (grey[rows, cols] >= 0.8 * paper) & (face[rows, cols].min(axis=2) < BURNT)
+        if np.count_nonzero(plain) >= _BARE_SHARE * plain.size:
+            out.add((px, py))
+    return frozenset(out)
+
+
+def fits_layout(rank: Rank, at: tuple[tuple[float, float], ...] | None, bare: frozenset[tuple[float, float]]) -> bool:
+    """Whether pips showing at ``at`` (pips_showing) and plain paper at ``bare`` (bare_points)
+    may be ``rank``'s, one way up or the other: no place the rank prints a pip is plain paper,
+    and every pip showing lies near one of them (LAYOUT_SLACK).
+
+    >>> sixes = ((0.31, 0.2), (0.69, 0.2), (0.31, 0.5), (0.69, 0.5), (0.31, 0.8))  # a thumb on the sixth
+    >>> fits_layout(Rank.SIX, sixes, frozenset({(0.5, 0.35), (0.5, 0.65)}))
+    True
+    >>> fits_layout(Rank.SEVEN, sixes, frozenset({(0.5, 0.35), (0.5, 0.65)}))
+    False
+    >>> fits_layout(Rank.FOUR, sixes, frozenset())
+    False
+    """
+    def fits(lay: frozenset[tuple[float, float]]) -> bool:
+        return not (lay & bare) and all(
+            min(math.hypot(x - lx, y - ly) for lx, ly in lay) <= LAYOUT_SLACK for x, y in at or ())
+
+    return any(fits(lay) for lay in layouts(rank))
 
 
 BURNT = 250  # every channel at least this: burnt out, no ink shows through
@@ -201,11 +342,19 @@ def _whole_region(h: int, w: int) -> tuple[int, int, int, int]:
 
 def _count(binary: np.ndarray, left_out: Callable[[int, int, int, int], bool] | None = None, *,
            largest: float = 2.0, cut: bool = True) -> int | None:
-    """The pips of ``binary``; ``cut``: something running out of it makes the count None, else
-    it is left out (counting what shows whole)."""
+    """The pips of ``binary`` (_pips), counted."""
+    boxes = _pips(binary, left_out, largest=largest, cut=cut)
+    return None if boxes is None else len(boxes)
+
+
+def _pips(binary: np.ndarray, left_out: Callable[[int, int, int, int], bool] | None = None, *,
+          largest: float = 2.0, cut: bool = True) -> list[tuple[int, int, int, int]] | None:
+    """The boxes (x, y, width, height) of the pips of ``binary``, or None where it is not clearly
+    pips; ``cut``: something running out of it makes them None, else it is left out (the pips
+    that show whole)."""
     n, _, stats = glyphs.components(binary)
     rh, rw = binary.shape
-    areas = []
+    found = []
     # Specks and print dust dropped at once: a noisy frame holds hundreds.
     stats = stats[1:]
     for x, y, bw, bh, area in stats[stats[:, 4] >= 0.0015 * rh * rw].tolist():
@@ -217,16 +366,16 @@ def _count(binary: np.ndarray, left_out: Callable[[int, int, int, int], bool] | 
             return None  # something runs out of the pip area: a frame, a hand, a misplaced warp
         if area < 0.3 * bw * bh:
             return None  # outlines and line art: a court card or clutter
-        areas.append(area)
-    if not areas:
+        found.append((x, y, bw, bh, area))
+    if not found:
         return None
-    if len(areas) == 1:
+    if len(found) == 1:
         # An ace: one large pip in the middle.
-        return 1 if areas[0] > 0.03 * rh * rw else None
-    med = float(np.median(areas))
-    if any(a < 0.5 * med or a > largest * med for a in areas) or len(areas) > 10:
+        return [found[0][:4]] if found[0][4] > 0.03 * rh * rw else None
+    med = float(np.median([f[4] for f in found]))
+    if any(f[4] < 0.5 * med or f[4] > largest * med for f in found) or len(found) > 10:
         return None
-    return len(areas)
+    return [f[:4] for f in found]
 
 
 _UPPER_PIPS = (_PIP_AREA[0], _PIP_AREA[1], _PIP_AREA[2], 0.5)

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from faro_box.cards import Card, Colour, Rank, Suit
+from faro_box.vision.pips import pip_layout
 
 BGR = tuple[int, int, int]
 
@@ -131,26 +132,6 @@ def card_mask(width: int, height: int) -> np.ndarray:
     for cx, cy in ((r, r), (width - 1 - r, r), (r, height - 1 - r), (width - 1 - r, height - 1 - r)):
         cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
     return mask
-
-
-def pip_layout(rank: Rank) -> list[tuple[float, float]]:
-    """Pip centres of A–10 as fractions of width and height (the classic French-suited layouts)."""
-    left, mid, right = 0.31, 0.5, 0.69
-    top, bottom = 0.2, 0.8
-    n = int(rank)
-    if n == 1:
-        return [(mid, 0.5)]
-    if n in (2, 3):
-        return [(mid, top), (mid, bottom)] + ([(mid, 0.5)] if n == 3 else [])
-    corners = [(left, top), (right, top), (left, bottom), (right, bottom)]
-    if n in (4, 5):
-        return corners + ([(mid, 0.5)] if n == 5 else [])
-    if n in (6, 7, 8):
-        extra = {6: [], 7: [(mid, 0.35)], 8: [(mid, 0.35), (mid, 0.65)]}[n]
-        return corners + [(left, 0.5), (right, 0.5)] + extra
-    rows = [top, 0.4, 0.6, bottom]
-    columns = [(x, y) for y in rows for x in (left, right)]
-    return columns + ([(mid, 0.5)] if n == 9 else [(mid, 0.3), (mid, 0.7)])
 
 
 def suit_outline(suit: Suit, size: float, shape: PipShape = CLASSIC_PIPS) -> list[np.ndarray]:
