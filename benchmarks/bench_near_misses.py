@@ -71,17 +71,25 @@ def motion_blur(length: int, angle: float) -> Callable[[np.ndarray], np.ndarray]
 
 def over_the_body(step: int, thumb: tuple[float, float, float, float]) -> Callable[[Card], np.ndarray]:
     """A pip card's index over the body of the rank ``step`` from it (the other way at A and 10)."""
-    def face(card: Card) -> np.ndarray:
+    def body(card: Card) -> Rank:
         n = int(card.rank) + step
-        body = render_card(Card(Rank(n if 1 <= n <= 10 else int(card.rank) - step), card.suit))
-        h, w = body.shape[:2]
-        body[: int(0.2 * h), : int(0.2 * w)] = render_card(card)[: int(0.2 * h), : int(0.2 * w)]
-        covered = synth.occlude(body, (0.75, 0.75, 1.0, 1.0), colour=WHITE, ellipse=False)  # the card above
+        return Rank(n if 1 <= n <= 10 else int(card.rank) - step)
+    return over(body, thumb)
+
+
+def over(body: Callable[[Card], Rank], thumb: tuple[float, float, float, float]) -> Callable[[Card], np.ndarray]:
+    """A card's index over the body of the card of rank ``body(card)`` and its suit."""
+    def face(card: Card) -> np.ndarray:
+        under = render_card(Card(body(card), card.suit))
+        h, w = under.shape[:2]
+        under[: int(0.2 * h), : int(0.2 * w)] = render_card(card)[: int(0.2 * h), : int(0.2 * w)]
+        covered = synth.occlude(under, (0.75, 0.75, 1.0, 1.0), colour=WHITE, ellipse=False)  # the card above
         return synth.occlude(covered, thumb, colour=SKIN, ellipse=True)
     return face
 
 
 PIP_CARDS = tuple(c for c in FULL_DECK if c.rank <= Rank.TEN)
+COURTS = tuple(c for c in FULL_DECK if c.rank > Rank.TEN)
 LOWER_RIGHT, LOWER_LEFT = (0.55, 0.6, 1.0, 1.0), (0.0, 0.55, 0.5, 1.0)
 
 CASES: dict[str, Case] = {
@@ -105,6 +113,11 @@ CASES: dict[str, Case] = {
         face=over_the_body(1, LOWER_LEFT), cards=PIP_CARDS, mixed=True),
     "an index over the rank below's body (thumb lower left)": Case(
         face=over_the_body(-1, LOWER_LEFT), cards=PIP_CARDS, mixed=True),
+    "a court's index over a pip card's body (thumb lower right)": Case(
+        face=over(lambda c: Rank(2 + (int(c.rank) + 3 * list(Suit).index(c.suit)) % 9), LOWER_RIGHT),
+        cards=COURTS, mixed=True),
+    "a pip card's index over a court's body (thumb lower right)": Case(
+        face=over(lambda c: Rank(11 + int(c.rank) % 3), LOWER_RIGHT), cards=PIP_CARDS, mixed=True),
 }
 
 

@@ -85,13 +85,13 @@ class Record:
     # The found card's pip count, asked where one corner alone names a pip card (Reader.decide);
     # shown: whether there is a card face to count (not a corner close-up).
     pips: PipCheck | None = None
+    court_pips: PipCheck | None = None  # the same where a court is named (check_pips for a court)
     shown: bool = False
 
     def counted(self) -> Callable[[Card], PipCheck] | None:
         """What the reader's check_pips gives for the card named (Reader._decided)."""
         def check(card: Card) -> PipCheck:
-            pips = self.pips or PipCheck(None)
-            return PipCheck(None, red=pips.red) if card.rank > Rank.TEN else pips
+            return (self.court_pips if card.rank > Rank.TEN else self.pips) or PipCheck(None)
         return check if self.shown else None
 
     def at(self, temperature: float | None, *, joint: bool = False) -> Scores | None:
@@ -268,15 +268,16 @@ def record_at(reader: Reader, item: Item, image: np.ndarray, quad: np.ndarray | 
     # As the box's joint reading asks the network, beside the templates' reading.
     joint = None if second is None or reader.deck is not None else scores(reader.index_output(patches, second),
                                                                            None, reader.accept)
-    again = face = pips = None
+    again = face = pips = court_pips = None
     if quad is not None and reader.deck is None and second is not None:
         wider = reader.patches(image, CardView(image, quad), SECOND_LOOK)
         again = scores(reader.net(wider), None, reader.accept)
         face = face_cues(CardView(image, quad))
     if quad is not None:
         pips = check_pips(CardView(image, quad).face(), red=True)
+        court_pips = check_pips(CardView(image, quad).face(), red=True, court=True)
     return Record(item, scores(raw, reader.deck, reader.accept), out=raw, deck=reader.deck, second=second,
-                  again=again, face=face, joint=joint, pips=pips, shown=quad is not None)
+                  again=again, face=face, joint=joint, pips=pips, court_pips=court_pips, shown=quad is not None)
 
 
 def split(s: RealSet, items: list[Item]) -> tuple[list[Item], list[Item], bool]:

@@ -153,14 +153,15 @@ class ClassicalReader:
         # each far past the margin. With one corner read (a thumb on the other) nothing else
         # checks its index, and the whole face is counted (check_pips); with both, each
         # corner checks the other, and the pip area alone is counted, as before.
-        # A red court read in one corner alone has the pip beside its figure to check its suit.
+        # A court read in one corner alone is checked against a pip card's body, and a red
+        # one against the pip beside its figure.
         pips = None
         if view is not None and not why and conf_rank >= 0.5 and not self._sure_in_each(votes, r_i):
             if rank <= Rank.TEN:
                 pips = (check_pips(view.face(), red=suit.colour is Colour.RED) if len(votes) == 1
                         else PipCheck(count_pips_in(view.region(*pip_area(CANON_H, CANON_W)))))
-            elif len(votes) == 1 and suit.colour is Colour.RED:
-                pips = check_pips(view.face(), red=True, court=True)
+            elif len(votes) == 1:
+                pips = check_pips(view.face(), red=suit.colour is Colour.RED, court=True)
         refusal = pips.refusal(rank, suit) if pips is not None else None
         if refusal is not None:
             why = why or refusal

@@ -151,10 +151,20 @@ class PipCheck:
         True
         >>> PipCheck(None, middle=False).refusal(Rank.FIVE), PipCheck(None, middle=False).refusal(Rank.SIX)
         ("no pip in the face's middle contradicts the index 5", None)
+        >>> PipCheck(None, middle=True).refusal(Rank.NINE), PipCheck(None, middle=True).refusal(Rank.ACE) is None
+        ("no whole pip in the face's middle, as the index 9 prints one", True)
+        >>> PipCheck(None, at=six).refusal(Rank.KING), PipCheck(None, at=six[:2]).refusal(Rank.KING) is None
+        ("a pip card's pips contradict the index K", True)
         """
         if suit in (Suit.HEARTS, Suit.DIAMONDS) and self.red is not None and self.red is not suit:
             # Half a diamond's index pip under a strip is half a heart: the body's pip is whole.
             return f"the body's pip is a {_singular(self.red)}'s outline, not the index's {_singular(suit)}"
+        if rank > Rank.TEN:
+            # A court's index over a pip card's body (the card above sliding off): a court
+            # prints its figure where the pips would be, and beside it two pips at most.
+            pip_card = (self.showing or 0) >= COURT_PIPS and any(
+                fits_layout(other, self.at, self.bare) for other in PIP_RANKS)
+            return f"a pip card's pips contradict the index {rank.symbol}" if pip_card else None
         if self.seen is not None:
             return None if self.seen == int(rank) else f"{self.seen} pips contradict the index {rank.symbol}"
         if self.showing is not None and self.showing > int(rank):
@@ -166,6 +176,11 @@ class PipCheck:
             # face's middle, a 6 none, and a thumb on the corner leaves the middle in view.
             return (f"a pip in the face's middle contradicts the index {rank.symbol}" if self.middle
                     else f"no pip in the face's middle contradicts the index {rank.symbol}")
+        if self.middle and rank in MIDDLE_PIP_RANKS and rank is not Rank.ACE and not any(
+                math.hypot(x - 0.5, y - 0.5) <= LAYOUT_SLACK for x, y in self.at or ()):
+            # A 9's index over a court's body: the figure's ink fills the middle, but no pip
+            # lies there whole. (An ace's one pip is often drawn in lines: not asked.)
+            return f"no whole pip in the face's middle, as the index {rank.symbol} prints one"
         if rank <= Rank.TEN and (self.showing or 0) >= 2 and not fits_layout(rank, self.at, self.bare) \
                 and any(fits_layout(other, self.at, self.bare) for other in PIP_RANKS if other is not rank):
             # A 7's index over a 6's body, a thumb on it: five pips show, none in the middle,
@@ -182,9 +197,12 @@ class PipCheck:
 def check_pips(face: np.ndarray, *, red: bool = False, court: bool = False) -> PipCheck:
     """The face's pips (count_pips_whole), whether glare burnt out part of them and, for a red
     card (``red``), heart or diamond by a body pip's outline; for a court (``court``), which has
-    no pips to count, the outline alone (of the pip printed beside its figure)."""
+    no pips to count, that outline (of the pip printed beside its figure, for a red court) and
+    whatever pips show whole where a pip card prints them."""
     if court:
-        return PipCheck(None, red=red_suit_by_outline(face) if red else None)
+        ink = glyphs.ink_mask(face, 41, 0.4)
+        return PipCheck(None, red=red_suit_by_outline(face) if red else None, at=pips_showing(face),
+                        bare=bare_points(face, ink))
     seen = count_pips_whole(face)
     red_suit = red_suit_by_outline(face) if red else None
     if seen is not None:
@@ -255,6 +273,9 @@ def layouts(rank: Rank) -> tuple[frozenset[tuple[float, float]], ...]:
 
 
 PIP_RANKS = tuple(rank for rank in Rank if rank <= Rank.TEN)
+# Pips showing whole in a pip card's places that no court shows: a court prints one beside its
+# figure in each of two corners.
+COURT_PIPS = 3
 # Every place A–10 print a pip, either way up.
 LAYOUT_POINTS = tuple(sorted({p for rank in PIP_RANKS for lay in layouts(rank) for p in lay}))
 # A pip showing further than this (a share of the face, its width across and height down) from

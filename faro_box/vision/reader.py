@@ -229,7 +229,7 @@ class Reader:
                pips: Callable[[Card], PipCheck] | None = None) -> Reading:
         """The reading ``s`` makes at ``accept`` (the reader's own bar where None). ``pips``: the
         found card's pips (check_pips, for the card named), asked for only where one corner alone
-        names a pip card or a red court;
+        names a card;
         None where there is no card face to count (a corner close-up)."""
         d = decide(s, accept or self.accept)
         # A card was found (or given) even where no corner shows a readable index; a corner
@@ -239,11 +239,11 @@ class Reader:
         # Patches come in pairs, one from each corner: which corners showed a readable index.
         corners = {i % 2 for i in np.flatnonzero(s.no_index < self.accept.no_index).tolist()}
         card = reading.card
-        if card is not None and pips is not None and len(corners) == 1 \
-                and (card.rank <= Rank.TEN or card.suit.colour is Colour.RED):
+        if card is not None and pips is not None and len(corners) == 1:
             # One corner read (a thumb on the other): the pips, where they can be counted, must
             # agree, as the classical reader asks; a sure index over the wrong body is refused.
-            # A red court's pip beside its figure is a heart's or a diamond's, too.
+            # A red court's pip beside its figure is a heart's or a diamond's, too, and no
+            # court's body shows a pip card's pips.
             refusal = pips(card).refusal(card.rank, card.suit)
             if refusal is not None:
                 return Reading(None, min(reading.confidence, 0.49), reading.candidates, present=True, why=refusal)
