@@ -23,10 +23,10 @@ import numpy as np
 from faro_box.cards import FULL_DECK, Card, Rank
 from faro_box.devices.image_files import read_image
 from faro_box.errors import CardError, VisionError
-from faro_box.vision.canonical import View, check_image, check_inside, parse_window, warp_quad
+from faro_box.vision.canonical import View, check_image, check_inside, monochrome, parse_window, warp_quad
 from faro_box.vision.locate import find_card
 from faro_box.vision.profile import DeckProfile, build_profile, sample_from_view
-from faro_box.vision.reader import Method, Reader
+from faro_box.vision.reader import MONOCHROME, Method, Reader
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +159,9 @@ def enroll_pictures(pictures: Iterable[tuple[Card, np.ndarray, str]], *, view: s
     seen: list[tuple[Card, np.ndarray]] = []
     sources: list[str] = []
     for card, image, source in pictures:
+        if monochrome(image[::4, ::4]):
+            # Every card read from such a camera is refused: a deck enrolled from it reads nothing.
+            raise VisionError(f"the enrolment image {source!r} is {MONOCHROME}")
         if v is View.FACE:
             quad = window_on(image, window, source) if window is not None else find_card(image)
             if quad is None:

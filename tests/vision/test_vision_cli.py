@@ -126,3 +126,19 @@ def test_enrol_refuses_a_picture_whose_index_reads_another_card_than_its_label(d
     assert len(done.stderr.strip().splitlines()) == 1 and "check that label" in done.stderr
     assert "e3.png" in done.stderr or "e40.png" in done.stderr
     assert not out.exists()
+
+
+def test_enrol_refuses_a_monochrome_cameras_picture(deck_dir, tmp_path):
+    """A grey camera's pictures: every card it shows is refused when read (red ink is not told
+    from black), so a deck enrolled from them would read nothing; enrolment names the picture,
+    says why, and writes nothing."""
+    grey = cv2.cvtColor(cv2.imread(str(deck_dir / "img" / "e7.png")), cv2.COLOR_BGR2GRAY)
+    cv2.imwrite(str(tmp_path / "grey.png"), cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR))
+    rows = (deck_dir / "labels.csv").read_text().splitlines()
+    rows[1 + 7] = f"{tmp_path / 'grey.png'},{FULL_DECK[7]}"
+    (tmp_path / "labels.csv").write_text("\n".join(rows).replace("img/", f"{deck_dir / 'img'}/") + "\n")
+    done = run("enroll", str(tmp_path / "labels.csv"), "--out", str(tmp_path / "p.npz"))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "grey.png" in done.stderr and "monochrome" in done.stderr
+    assert not (tmp_path / "p.npz").exists()
