@@ -2,7 +2,8 @@
 full disk, an error or a killed process leaves the old version, never half of a new one.
 
 The file beside is the real file's (a link is followed, and stays a link), named for this process
-(two runs writing one file never share it), and takes the old file's permissions.
+(two runs writing one file never share it), and takes the old file's permissions and, where this
+process may give it (run as root: `sudo faro-box vision enroll` over a dealer's profile), its owner.
 """
 
 from __future__ import annotations
@@ -17,20 +18,25 @@ def part_of(path: str | Path) -> Path:
     """Where the new version of ``path`` is written until it is whole (the same folder, the
     same suffix: a video writer picks its container by it).
 
-    >>> str(part_of("/tmp/deck.npz")).startswith("/tmp/.deck.") and str(part_of("/tmp/deck.npz")).endswith(".npz")
-    True
+    >>> part = part_of("/tmp/deck.npz")
+    >>> part.parent == Path(os.path.realpath("/tmp")), part.name.startswith(".deck."), part.suffix
+    (True, True, '.npz')
     """
     real = Path(os.path.realpath(path))
     return real.with_name(f".{real.stem}.{os.getpid()}.part{real.suffix}")
 
 
 def move_over(part: Path, path: str | Path) -> None:
-    """``part`` (part_of's) in the place of ``path``, with the permissions ``path`` had; OSError
-    leaves ``path`` as it was and removes ``part``."""
+    """``part`` (part_of's) in the place of ``path``, with the permissions and, where this process
+    may give it, the owner ``path`` had; OSError leaves ``path`` as it was and removes ``part``."""
     real = Path(os.path.realpath(path))
     try:
         with contextlib.suppress(FileNotFoundError):
-            os.chmod(part, stat.S_IMODE(real.stat().st_mode))
+            old = real.stat()
+            os.chmod(part, stat.S_IMODE(old.st_mode))
+            if (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+                with contextlib.suppress(PermissionError):  # only root gives a file away
+                    os.chown(part, old.st_uid, old.st_gid)
         os.replace(part, real)
     except OSError:
         discard(part)

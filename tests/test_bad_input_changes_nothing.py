@@ -8,6 +8,7 @@ import dataclasses
 import hashlib
 import io
 import json
+import os
 import resource
 import signal
 import subprocess
@@ -291,6 +292,18 @@ def test_a_profile_written_through_a_link_keeps_the_link_and_the_mode(tmp_path):
     assert link.is_symlink() and DeckProfile.load(real).name == generic_profile().name
     assert real.stat().st_mode & 0o777 == 0o640
     assert sorted(p.name for p in decks.iterdir()) == ["french.npz"]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root gives a file to another user")
+def test_a_profile_written_by_root_keeps_its_owner(tmp_path):
+    """`sudo faro-box vision enroll --out` over a dealer's profile: the profile stays the dealer's,
+    who can then enrol again without sudo."""
+    real = tmp_path / "french.npz"
+    real.write_bytes(b"an older profile")
+    os.chown(real, 4321, 4321)
+    generic_profile().save(real)
+    assert DeckProfile.load(real).name == generic_profile().name
+    assert (real.stat().st_uid, real.stat().st_gid) == (4321, 4321)
 
 
 @pytest.mark.parametrize("where", ["a file", "a folder that is a file", "a directory to record to"])
