@@ -145,16 +145,18 @@ def timed(read: Callable[[np.ndarray], object], image: np.ndarray) -> tuple[obje
     return result, (time.perf_counter() - t0) * 1000.0
 
 
-def enroll(labels: Sequence[Label], *, view: str, name: str, window: list[float] | None = None):  # noqa: ANN201
+def enroll(labels: Sequence[Label], *, view: str, name: str, window: list[float] | None = None,  # noqa: ANN201
+           labels_checked: bool = False):
     """A DeckProfile from one image per card (more are fine: every image adds templates)."""
     pictures = ((label.card, load_image(label.path), str(label.path)) for label in labels if label.card is not None)
-    return enroll_pictures(pictures, view=view, name=name, window=window)
+    return enroll_pictures(pictures, view=view, name=name, window=window, labels_checked=labels_checked)
 
 
 def enroll_pictures(pictures: Iterable[tuple[Card, np.ndarray, str]], *, view: str, name: str,
-                    window: list[float] | None = None):  # noqa: ANN201
+                    window: list[float] | None = None, labels_checked: bool = False):  # noqa: ANN201
     """The one enrolment path (labelled images and video stills alike): (card, image, where it
-    came from) -> a DeckProfile."""
+    came from) -> a DeckProfile. ``labels_checked``: the dealer checked every label by eye, and
+    a label the generic reading contradicts is enrolled as labelled (contradicted_label)."""
     v = View(view)
     seen: list[tuple[Card, np.ndarray]] = []
     sources: list[str] = []
@@ -169,7 +171,7 @@ def enroll_pictures(pictures: Iterable[tuple[Card, np.ndarray, str]], *, view: s
             image = warp_quad(image, quad)
         seen.append((card, image))
         sources.append(source)
-    return enroll_views(seen, view=view, name=name, sources=sources)
+    return enroll_views(seen, view=view, name=name, sources=sources, labels_checked=labels_checked)
 
 
 def contradicted_label(seen: Sequence[tuple[Card, np.ndarray]], view: View,
@@ -184,12 +186,13 @@ def contradicted_label(seen: Sequence[tuple[Card, np.ndarray]], view: View,
         read = reader.read(image, window=whole).card
         if read is not None and read != card:
             where = sources[k] if sources is not None else f"enrolment picture {k + 1}"
-            return f"{where!r} is labelled {card}, but its index reads {read}: check that label"
+            return (f"{where!r} is labelled {card}, but its index reads {read}: check that label "
+                    "(where it is right, enrol again with --labels-checked)")
     return None
 
 
 def enroll_views(seen: Sequence[tuple[Card, np.ndarray]], *, view: str, name: str,  # noqa: ANN201
-                 sources: Sequence[str] | None = None):
+                 sources: Sequence[str] | None = None, labels_checked: bool = False):
     """(card, canonical face or corner close-up) -> a DeckProfile: the learned reader's deck,
     and the classical templates where the deck needs them (no readable index)."""
     import dataclasses
@@ -203,7 +206,7 @@ def enroll_views(seen: Sequence[tuple[Card, np.ndarray]], *, view: str, name: st
         raise VisionError("the labels name no card to enrol")
     samples = [sample_from_view(card, image, v) for card, image in seen]
     deck = learn_deck(shipped_net(), seen, corner=v is View.CORNER)
-    if deck.mode is Mode.GENERIC_AND_OWN:
+    if deck.mode is Mode.GENERIC_AND_OWN and not labels_checked:
         # Only where the generic heads named nearly the whole deck as labelled: a deck whose
         # glyphs mean other ranks (a Dutch V is the queen) disagrees with them on whole ranks.
         wrong = contradicted_label(seen, v, sources)
@@ -271,7 +274,8 @@ def video_frames(path: str) -> Iterator[np.ndarray]:
         capture.release()
 
 
-def enroll_video(path: str, order: Sequence[Card], *, name: str, window: list[float] | None = None):  # noqa: ANN201
+def enroll_video(path: str, order: Sequence[Card], *, name: str, window: list[float] | None = None,  # noqa: ANN201
+                 labels_checked: bool = False):
     """A DeckProfile from a video of the deck dealt in ``order``: the first still, fully visible
     frame after each change is one card."""
     # Here, not at the top: the tracker it runs on is imported for enrolling from a video only
@@ -283,7 +287,7 @@ def enroll_video(path: str, order: Sequence[Card], *, name: str, window: list[fl
         raise VisionError(f"the video {path!r} shows {len(stills)} card(s) at rest, but the order names "
                           f"{len(order)}: nothing enrolled")
     pictures = ((card, image, f"{path} frame {n}") for card, (n, image) in zip(order, stills, strict=True))
-    return enroll_pictures(pictures, view="face", name=name, window=window)
+    return enroll_pictures(pictures, view="face", name=name, window=window, labels_checked=labels_checked)
 
 
 def evaluate(reader, labels: Sequence[Label], *, window: list[float] | None = None) -> dict:  # noqa: ANN001
@@ -360,10 +364,10 @@ def _cmd_enroll(args: argparse.Namespace) -> int:
         if args.view != "face":
             raise VisionError(f"--video enrols whole faces, not --view {args.view!r}")
         profile = enroll_video(args.video, load_order(args.order), name=args.name or Path(args.video).stem,
-                               window=window)
+                               window=window, labels_checked=args.labels_checked)
     else:
         profile = enroll(load_labels(args.labels), view=args.view, name=args.name or Path(args.labels).stem,
-                         window=window)
+                         window=window, labels_checked=args.labels_checked)
     profile.save(args.out)
     deck = profile.learned
     middles = int(np.count_nonzero(np.abs(profile.middle_feats).sum(axis=1))) if len(profile.middle_feats) else 0
@@ -452,6 +456,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                    help="face: whole cards (found in the image, or --window); corner: index close-ups")
     p.add_argument("--window", help="x1,y1,...,x4,y4: a calibrated window instead of finding the card")
     p.add_argument("--name", help="a name stored in the profile")
+    p.add_argument("--labels-checked", action="store_true",
+                   help="every label (or the order) was checked by eye: enrol a picture as labelled even where "
+                        "the generic reading names another card")
     p.set_defaults(func=_cmd_enroll)
 
     p = sub.add_parser("read", help="read cards: one JSON line per image")

@@ -125,7 +125,12 @@ def test_enrol_refuses_a_picture_whose_index_reads_another_card_than_its_label(d
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "check that label" in done.stderr
     assert "e3.png" in done.stderr or "e40.png" in done.stderr
+    assert "--labels-checked" in done.stderr
     assert not out.exists()
+    # The dealer who checked the labels by eye (the generic reading wrong, not the label) enrols as labelled.
+    done = run("enroll", str(swapped), "--out", str(out), "--labels-checked")
+    assert done.returncode == 0, done.stderr
+    assert out.exists()
 
 
 def test_enrol_refuses_a_monochrome_cameras_picture(deck_dir, tmp_path):
