@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import cv2
@@ -176,12 +176,12 @@ class PipCheck:
             # face's middle, a 6 none, and a thumb on the corner leaves the middle in view.
             return (f"a pip in the face's middle contradicts the index {rank.symbol}" if self.middle
                     else f"no pip in the face's middle contradicts the index {rank.symbol}")
-        if self.middle and rank in MIDDLE_PIP_RANKS and rank is not Rank.ACE and not any(
-                math.hypot(x - 0.5, y - 0.5) <= LAYOUT_SLACK for x, y in self.at or ()):
+        if self.middle and rank in MIDDLE_PIP_RANKS and rank is not Rank.ACE \
+                and not any(_near(pip, {(0.5, 0.5)}) for pip in self.at or ()):
             # A 9's index over a court's body: the figure's ink fills the middle, but no pip
             # lies there whole. (An ace's one pip is often drawn in lines: not asked.)
             return f"no whole pip in the face's middle, as the index {rank.symbol} prints one"
-        if rank <= Rank.TEN and (self.showing or 0) >= 2 and not fits_layout(rank, self.at, self.bare) \
+        if (self.showing or 0) >= 2 and not fits_layout(rank, self.at, self.bare) \
                 and any(fits_layout(other, self.at, self.bare) for other in PIP_RANKS if other is not rank):
             # A 7's index over a 6's body, a thumb on it: five pips show, none in the middle,
             # but the paper is plain where a 7 prints its odd pip, and the places are a 6's.
@@ -199,12 +199,10 @@ def check_pips(face: np.ndarray, *, red: bool = False, court: bool = False) -> P
     card (``red``), heart or diamond by a body pip's outline; for a court (``court``), which has
     no pips to count, that outline (of the pip printed beside its figure, for a red court) and
     whatever pips show whole where a pip card prints them."""
-    if court:
-        ink = glyphs.ink_mask(face, 41, 0.4)
-        return PipCheck(None, red=red_suit_by_outline(face) if red else None, at=pips_showing(face),
-                        bare=bare_points(face, ink))
-    seen = count_pips_whole(face)
     red_suit = red_suit_by_outline(face) if red else None
+    if court:
+        return PipCheck(None, red=red_suit, at=pips_showing(face), bare=bare_points(face))
+    seen = count_pips_whole(face)
     if seen is not None:
         return PipCheck(seen, glare_over_pips(face), red_suit)
     ink = glyphs.ink_mask(face, 41, 0.4)
@@ -327,11 +325,12 @@ def fits_layout(rank: Rank, at: tuple[tuple[float, float], ...] | None, bare: fr
     >>> fits_layout(Rank.FOUR, sixes, frozenset())
     False
     """
-    def fits(lay: frozenset[tuple[float, float]]) -> bool:
-        return not (lay & bare) and all(
-            min(math.hypot(x - lx, y - ly) for lx, ly in lay) <= LAYOUT_SLACK for x, y in at or ())
+    return any(not (lay & bare) and all(_near(pip, lay) for pip in at or ()) for lay in layouts(rank))
 
-    return any(fits(lay) for lay in layouts(rank))
+
+def _near(pip: tuple[float, float], places: Iterable[tuple[float, float]]) -> bool:
+    """Whether ``pip`` lies within LAYOUT_SLACK of one of ``places``."""
+    return any(math.hypot(pip[0] - x, pip[1] - y) <= LAYOUT_SLACK for x, y in places)
 
 
 BURNT = 250  # every channel at least this: burnt out, no ink shows through

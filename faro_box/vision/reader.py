@@ -122,7 +122,6 @@ class Reader:
         if self.method is Method.CLASSICAL:
             assert self._classical is not None
             return self._classical.read(image, window=window)
-        image = check_image(image)
         if window is not None and too_small(parse_window(window)):
             return Reading(None, 0.0, present=True, why=TOO_SMALL)
         if window is not None or self.view is View.CORNER:
