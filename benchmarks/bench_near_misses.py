@@ -15,7 +15,9 @@ probe of the reader turned up, kept so that a change to the reader shows what it
 - motion blur: a 21-pixel streak at several angles;
 - an index over the body of the rank beside it: a pip card's corner over the pips of the next
   rank up or down, of its suit (the card above sliding off), a thumb on the body and the other
-  corner covered: two cards in one picture, so any card named is wrong.
+  corner covered: two cards in one picture, so any card named is wrong; under glare, the same
+  without the thumb, a lamp's glare spot (vision.sim.casts.glare_at, placed by the card) over the
+  face, and beside them a pip card's own body so (what the glare costs a card read in one corner).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import numpy as np
 from faro_box.cards import FULL_DECK, Card, Rank, Suit
 from faro_box.vision.reader import Reader
 from faro_box.vision.sim import synth
+from faro_box.vision.sim.casts import glare, glare_at
 from faro_box.vision.sim.render import ENGLISH, render_card
 
 SKIN, WHITE = (120, 150, 200), (242, 242, 240)
@@ -77,15 +80,20 @@ def over_the_body(step: int, thumb: tuple[float, float, float, float]) -> Callab
     return over(body, thumb)
 
 
-def over(body: Callable[[Card], Rank], thumb: tuple[float, float, float, float]) -> Callable[[Card], np.ndarray]:
+def over(body: Callable[[Card], Rank], thumb: tuple[float, float, float, float] | None) -> Callable[[Card], np.ndarray]:
     """A card's index over the body of the card of rank ``body(card)`` and its suit."""
     def face(card: Card) -> np.ndarray:
         under = render_card(Card(body(card), card.suit))
         h, w = under.shape[:2]
         under[: int(0.2 * h), : int(0.2 * w)] = render_card(card)[: int(0.2 * h), : int(0.2 * w)]
         covered = synth.occlude(under, (0.75, 0.75, 1.0, 1.0), colour=WHITE, ellipse=False)  # the card above
-        return synth.occlude(covered, thumb, colour=SKIN, ellipse=True)
+        return covered if thumb is None else synth.occlude(covered, thumb, colour=SKIN, ellipse=True)
     return face
+
+
+def glared(face: Callable[[Card], np.ndarray]) -> Callable[[Card], np.ndarray]:
+    """``face`` dimmed to a photo's paper grey under a lamp's glare, the spot placed by the card."""
+    return lambda card: glare(cv2.convertScaleAbs(face(card), alpha=0.8), glare_at(FULL_DECK.index(card)))
 
 
 PIP_CARDS = tuple(c for c in FULL_DECK if c.rank <= Rank.TEN)
@@ -118,6 +126,14 @@ CASES: dict[str, Case] = {
         cards=COURTS, mixed=True),
     "a pip card's index over a court's body (thumb lower right)": Case(
         face=over(lambda c: Rank(11 + int(c.rank) % 3), LOWER_RIGHT), cards=PIP_CARDS, mixed=True),
+    "an index over the next rank's body under glare": Case(
+        face=glared(over_the_body(1, None)), cards=PIP_CARDS, mixed=True),
+    "an index over the rank below's body under glare": Case(
+        face=glared(over_the_body(-1, None)), cards=PIP_CARDS, mixed=True),
+    "an index over the body two ranks up under glare": Case(
+        face=glared(over_the_body(2, None)), cards=PIP_CARDS, mixed=True),
+    "a pip card under glare (its other corner covered)": Case(
+        face=glared(over(lambda c: c.rank, None)), cards=PIP_CARDS),
 }
 
 

@@ -10,7 +10,7 @@ from faro_box.vision import glyphs
 from faro_box.vision.canonical import CardView
 from faro_box.vision.classical import black_suit_by_outline
 from faro_box.vision.learned_reader import Acceptance, Scores, confirmed_by_face
-from faro_box.vision.pips import UPPER_PIPS_WHOLE, count_pips_whole, first_pip, red_suit_by_outline
+from faro_box.vision.pips import UPPER_PIPS_WHOLE, first_pip, pips_printed, red_suit_by_outline
 from faro_box.vision.reading import Reading
 
 JOINT_GUESSES = 2  # the templates' card is taken where it is among this many of the network's best
@@ -66,16 +66,17 @@ def joined(learned: Reading, classical: Reading, *, each_corner: Card | None = N
 class FaceCues:
     """What a found card's face shows beside its index, where it can be measured."""
 
-    pips: int | None  # how many pips (count_pips_whole)
+    pips: int | None  # how many pips (pips.pips_printed)
     black: Suit | None  # spade or club by the first body pip's outline, a pip many times the index's
     red: Suit | None = None  # heart or diamond by a body pip's outline (red_suit_by_outline)
 
 
 def face_cues(view: CardView) -> FaceCues:
-    pip = first_pip(view.face(), UPPER_PIPS_WHOLE)
+    face = view.face()
+    pip = first_pip(face, UPPER_PIPS_WHOLE)
     growth = glyphs.pip_growth(pip) if pip is not None else None
-    return FaceCues(count_pips_whole(view.face()), black_suit_by_outline(growth) if growth is not None else None,
-                    red_suit_by_outline(view.face(), pip))
+    return FaceCues(pips_printed(face), black_suit_by_outline(growth) if growth is not None else None,
+                    red_suit_by_outline(face, pip))
 
 
 def confirmed(reading: Reading, s: Scores, classical: Reading, cues: FaceCues, accept: Acceptance) -> Reading:

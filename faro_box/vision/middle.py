@@ -28,7 +28,7 @@ from faro_box.cards import RANKS, SUITS, Colour, Rank, Suit
 from faro_box.vision import glyphs
 from faro_box.vision.canonical import canonical_size
 from faro_box.vision.nearest import ClassTemplates, pick
-from faro_box.vision.pips import BURNT, GLARE_OVER_PIPS, first_pip
+from faro_box.vision.pips import BURNT, first_pip
 
 MIDDLE = (0.2, 0.8)  # of each side of the face: clear of the corner pips, holding the rank's print
 MIDDLE_SIDE = 24  # the squared ink's side in the feature
@@ -198,13 +198,17 @@ def corner_pips_name_their_suits(feats: np.ndarray, suits: np.ndarray, cards: np
     return float(named) / len(feats) if len(feats) else 0.0
 
 
+# The share of the middle burnt out that refuses its print: what is left of a print washed out
+# there can be the shape of another rank's.
+GLARE_OVER_MIDDLE = 0.15
+
+
 def glare_over_middle(face: np.ndarray) -> bool:
-    """Whether glare has burnt out as much of the face's middle as could hide a pip (pips.GLARE_OVER_PIPS):
-    what is left of a print washed out there can be the shape of another rank's."""
+    """Whether glare has burnt out GLARE_OVER_MIDDLE or more of the face's middle."""
     h, w = face.shape[:2]
     lo, hi = MIDDLE
     region = face[int(lo * h):int(hi * h), int(lo * w):int(hi * w)]
-    return float((region.min(axis=2) >= BURNT).mean()) >= GLARE_OVER_PIPS
+    return float((region.min(axis=2) >= BURNT).mean()) >= GLARE_OVER_MIDDLE
 
 
 def _per_rank(similarities: np.ndarray, ranks: np.ndarray) -> np.ndarray:

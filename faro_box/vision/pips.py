@@ -123,14 +123,15 @@ class PipCheck:
     seen: int | None  # count_pips_whole: None where they cannot be counted
     glare: bool = False  # glare_over_pips
     red: Suit | None = None  # heart or diamond by a body pip's outline (red_suit_by_outline)
-    at: tuple[tuple[float, float], ...] | None = None  # where ``seen`` is None: the pips showing whole (pips_showing)
+    # Where ``seen`` is None or glare may hide a pip: the pips showing whole (pips_showing).
+    at: tuple[tuple[float, float], ...] | None = None
     middle: bool | None = None  # where ``seen`` is None: a pip at the face's very middle (pip_in_the_middle)
-    # Where ``seen`` is None: the places a pip card prints a pip that are plain paper (bare_points).
+    # Where ``at`` is: the places a pip card prints a pip that are plain paper (bare_points).
     bare: frozenset[tuple[float, float]] = frozenset()
 
     @property
     def showing(self) -> int | None:
-        """How many pips show whole (count_pips_showing), where ``seen`` is None."""
+        """How many pips show whole (count_pips_showing), where ``at`` is given."""
         return None if self.at is None else len(self.at)
 
     def refusal(self, rank: Rank, suit: Suit | None = None) -> str | None:
@@ -165,8 +166,16 @@ class PipCheck:
             pip_card = (self.showing or 0) >= COURT_PIPS and any(
                 fits_layout(other, self.at, self.bare) for other in PIP_RANKS)
             return f"a pip card's pips contradict the index {rank.symbol}" if pip_card else None
-        if self.seen is not None:
+        if self.seen is not None and (self.seen > int(rank) or not self.glare):
             return None if self.seen == int(rank) else f"{self.seen} pips contradict the index {rank.symbol}"
+        if self.seen is not None:
+            # Glare over the pips may have burnt out the very pips that tell a 5 from a 4 (the
+            # card above sliding off), or one of the card's own: only where the pips still
+            # showing lie in the index rank's places and no other's do they check it.
+            if self.names(rank):
+                return None
+            return f"{self.seen} pips contradict the index {rank.symbol}" if self.seen != int(rank) \
+                else f"glare hides the pips that would check the index {rank.symbol}"
         if self.showing is not None and self.showing > int(rank):
             # An 8's index with a strip over its left part is a 3's: the pips beside a thumb
             # still number more.
@@ -191,7 +200,20 @@ class PipCheck:
             return f"the pips' places contradict the index {rank.symbol}"
         # Uncountable for a lamp's glare is not a face with no pips to count: the pips that
         # would have refused the index of a card sliding over another may lie in the glare.
-        return f"glare hides the pips that would check the index {rank.symbol}" if self.glare else None
+        return f"glare hides the pips that would check the index {rank.symbol}" \
+            if self.glare and not self.names(rank) else None
+
+    def names(self, rank: Rank) -> bool:
+        """Whether the pips showing whole and the plain paper fit ``rank``'s places and no other
+        pip rank's: the face alone names the rank, whatever glare hides.
+
+        >>> seven = ((0.69, 0.2), (0.31, 0.5), (0.69, 0.5), (0.5, 0.65), (0.31, 0.8), (0.69, 0.8))
+        >>> PipCheck(6, glare=True, at=seven, bare=frozenset({(0.5, 0.35), (0.31, 0.4)})).names(Rank.SEVEN)
+        True
+        >>> PipCheck(6, glare=True, at=seven, bare=frozenset({(0.31, 0.4)})).names(Rank.SEVEN)  # an 8's place unseen
+        False
+        """
+        return named_by_places(self.at, self.bare) is rank
 
 
 def check_pips(face: np.ndarray, *, red: bool = False, court: bool = False) -> PipCheck:
@@ -203,11 +225,15 @@ def check_pips(face: np.ndarray, *, red: bool = False, court: bool = False) -> P
     if court:
         return PipCheck(None, red=red_suit, at=pips_showing(face), bare=bare_points(face))
     seen = count_pips_whole(face)
-    if seen is not None:
-        return PipCheck(seen, glare_over_pips(face), red_suit)
+    glare = glare_over_pips(face)
+    if seen is not None and not glare:
+        return PipCheck(seen, glare, red_suit)
     ink = glyphs.ink_mask(face, 41, 0.4)
-    return PipCheck(None, glare_over_pips(face), red_suit, pips_showing(face), pip_in_the_middle(face, ink),
-                    bare_points(face, ink))
+    if seen is not None:
+        # Glare may have burnt out a pip the count missed: where the pips still showing name the
+        # rank alone, they check the index as a full count would.
+        return PipCheck(seen, glare, red_suit, pips_showing(face), bare=bare_points(face, ink))
+    return PipCheck(None, glare, red_suit, pips_showing(face), pip_in_the_middle(face, ink), bare_points(face, ink))
 
 
 # The ranks whose pips include one at the face's very middle (an ace's, the middle one of a 3, 5
@@ -284,13 +310,16 @@ LAYOUT_SLACK = 0.12
 # for "no pip there": well inside any pip.
 _BARE = (0.04, 0.03)
 _BARE_SHARE = 0.95  # of the patch plain paper: no ink, as bright as paper, not burnt out
+# Half the width and half the height round a layout point within which burnt-out glare leaves
+# it unknown: glare bright enough to wash a pip's ink away burns out the paper round the pip.
+_GLARE_REACH = (0.08, 0.06)
 
 
 def bare_points(face: np.ndarray, ink: np.ndarray | None = None) -> frozenset[tuple[float, float]]:
     """The LAYOUT_POINTS of ``face`` on plain paper: no ink round them (``ink``: the face's
-    ink_mask, where it was made already), as bright as the face's paper, nothing burnt out. A
-    thumb, another card's print or glare over a point leaves it out: no pip shows there, but
-    one may lie under it.
+    ink_mask, where it was made already), as bright as the face's paper, no glare burnt out
+    within a pip's reach. A thumb, another card's print or glare over or beside a point leaves
+    it out: no pip shows there, but one may lie under it.
 
     >>> from faro_box.cards import Card
     >>> from faro_box.vision.sim.render import render_card
@@ -301,13 +330,18 @@ def bare_points(face: np.ndarray, ink: np.ndarray | None = None) -> frozenset[tu
     ink = glyphs.ink_mask(face, 41, 0.4) if ink is None else ink
     grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
     x0, x1, y0, y1 = _whole_region(h, w)
-    paper = float(np.percentile(grey[y0:y1, x0:x1], 90))
+    burnt = face.min(axis=2) >= BURNT
+    # The paper's grey where it is neither ink nor burnt out: glare's halo lifts a part of it.
+    plain = (ink[y0:y1, x0:x1] == 0) & ~burnt[y0:y1, x0:x1]
+    paper = float(np.median(grey[y0:y1, x0:x1][plain])) if plain.any() else 255.0
     out = set()
     for px, py in LAYOUT_POINTS:
         rows = slice(round((py - _BARE[1]) * h), round((py + _BARE[1]) * h))
         cols = slice(round((px - _BARE[0]) * w), round((px + _BARE[0]) * w))
-        plain = (ink[rows, cols] == 0) & (grey[rows, cols] >= 0.8 * paper) & (face[rows, cols].min(axis=2) < BURNT)
-        if np.count_nonzero(plain) >= _BARE_SHARE * plain.size:
+        reach = (slice(max(round((py - _GLARE_REACH[1]) * h), 0), round((py + _GLARE_REACH[1]) * h)),
+                 slice(max(round((px - _GLARE_REACH[0]) * w), 0), round((px + _GLARE_REACH[0]) * w)))
+        plain = (ink[rows, cols] == 0) & (grey[rows, cols] >= 0.8 * paper)
+        if np.count_nonzero(plain) >= _BARE_SHARE * plain.size and not burnt[reach].any():
             out.add((px, py))
     return frozenset(out)
 
@@ -328,13 +362,45 @@ def fits_layout(rank: Rank, at: tuple[tuple[float, float], ...] | None, bare: fr
     return any(not (lay & bare) and all(_near(pip, lay) for pip in at or ()) for lay in layouts(rank))
 
 
+def named_by_places(at: tuple[tuple[float, float], ...] | None, bare: frozenset[tuple[float, float]]) -> Rank | None:
+    """The one pip rank whose places fit two or more pips showing at ``at`` and plain paper at
+    ``bare`` (fits_layout), or None where no rank's or several ranks' do.
+
+    >>> three = ((0.5, 0.2), (0.5, 0.48))  # glare over the third
+    >>> named_by_places(three, frozenset()), named_by_places(three[:1], frozenset())
+    (<Rank.THREE: 3>, None)
+    """
+    if len(at or ()) < 2:
+        return None
+    fit = [rank for rank in PIP_RANKS if fits_layout(rank, at, bare)]
+    return fit[0] if len(fit) == 1 else None
+
+
+def pips_printed(face: np.ndarray) -> int | None:
+    """How many pips the face prints: those counted whole (count_pips_whole), or where glare may
+    have burnt some out (glare_over_pips), the rank whose places alone the pips still showing
+    fit (named_by_places); None where neither tells.
+
+    >>> from faro_box.cards import Card
+    >>> from faro_box.vision.sim.render import render_card
+    >>> pips_printed(render_card(Card.parse("7S")))
+    7
+    """
+    if not glare_over_pips(face):
+        return count_pips_whole(face)
+    named = named_by_places(pips_showing(face), bare_points(face))
+    return None if named is None else int(named)
+
+
 def _near(pip: tuple[float, float], places: Iterable[tuple[float, float]]) -> bool:
     """Whether ``pip`` lies within LAYOUT_SLACK of one of ``places``."""
     return any(math.hypot(pip[0] - x, pip[1] - y) <= LAYOUT_SLACK for x, y in places)
 
 
 BURNT = 250  # every channel at least this: burnt out, no ink shows through
-GLARE_OVER_PIPS = 0.15  # the share of the face's pip area burnt out that could hide a pip
+# The share of the face's pip area burnt out that may hide a pip: a few pips' worth, since a pip
+# washed out whole has its paper round it burnt out too.
+GLARE_OVER_PIPS = 0.06
 
 
 def glare_over_pips(face: np.ndarray) -> bool:

@@ -129,9 +129,19 @@ def test_a_real_court_that_fills_the_picture_is_the_picture(shared_data: Path, n
 # found) or the card and the lit table were taken together for one; found by its straight sides
 # (the last two once those were scored with the colour balanced on what the glare left).
 @pytest.mark.shared_data
-@pytest.mark.parametrize(("photo", "spot", "card"), [("template/clubs_10.jpg", 1, "10C"), ("template/clubs_8.jpg", 11, "8C"),
+@pytest.mark.parametrize(("photo", "spot", "card"), [("template/clubs_8.jpg", 11, "8C"),
                                                      ("template/spades_9.jpg", 51, "9S"), ("query/q4.jpg", 55, "4S"),
                                                      ("template/clubs_7.jpg", 10, "7C"), ("template/hearts_11.jpg", 28, "JH")])
 def test_a_real_card_under_glare_is_found_and_read(shared_data: Path, photo: str, spot: int, card: str) -> None:
     image = glare(load_image(shared_data / "phone-wood-table" / "images" / photo), glare_at(spot))
     assert Reader().read(image).card == Card.parse(card)
+
+
+@pytest.mark.shared_data
+def test_a_real_card_under_glare_is_found_where_its_pips_leave_one_corners_index_unchecked(shared_data: Path) -> None:
+    """The ten of clubs so: found; the network's two corners part on the suit, and the templates
+    read 10C in one corner only, where glare over the pips leaves them naming no rank alone
+    (what shows lies in a 7's, an 8's and a 10's places): the reader asks, 10C first."""
+    image = glare(load_image(shared_data / "phone-wood-table" / "images" / "template/clubs_10.jpg"), glare_at(1))
+    reading = Reader().read(image)
+    assert reading.card is None and reading.present and reading.candidates[0] == Card.parse("10C"), reading

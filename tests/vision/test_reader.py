@@ -181,6 +181,38 @@ def test_a_court_and_a_pip_card_over_each_others_body_are_left_unread(reader, in
     assert reader.read(frame, window=quad).card is None
 
 
+# A lamp's glare spot over a face (centre, half-widths, as fractions of it): small and large, at
+# nine places over the pips.
+_SPOTS = [Glare((x, y), size) for x in (0.3, 0.5, 0.7) for y in (0.35, 0.5, 0.7)
+          for size in ((0.15, 0.1), (0.25, 0.2))]
+
+
+def _glared(face: np.ndarray, spot: Glare) -> np.ndarray:
+    return glare(cv2.convertScaleAbs(face, alpha=0.8), spot)  # a photo's paper is no brighter than grey 200
+
+
+@pytest.mark.parametrize(("index", "body"), [("3S", "4S"), ("4S", "5S"), ("6S", "7S"), ("7S", "8S"), ("8S", "10S"),
+                                             ("2D", "3D"), ("5D", "6D"), ("7D", "9D"), ("8D", "10D")])
+def test_a_card_sliding_over_another_under_glare_is_not_named(reader, index, body):
+    """The index of one card over another's body, its other corner covered, under a lamp's glare
+    anywhere over the pips: glare that burns out a pip or two leaves the pips of a 5 looking
+    like a 4's, so a count that matches the index checks nothing; only pips that lie in the
+    index rank's places and no other's may."""
+    face, quad, background = _sliding(index, body)
+    named = [k for k, spot in enumerate(_SPOTS)
+             if reader.read(synth.place_card(background, _glared(face, spot), quad), window=quad).card is not None]
+    assert named == []
+
+
+@pytest.mark.parametrize(("card", "spot"), [("3S", 0), ("5D", 5), ("7S", 12), ("8D", 2), ("9S", 13), ("10D", 0)])
+def test_a_card_under_glare_whose_pips_name_its_rank_is_read(reader, card, spot):
+    """Its other corner covered, glare over part of its pips: the pips still showing lie in its
+    rank's places, and plain paper lies where every other rank would print one."""
+    face, quad, background = _sliding(card, card)
+    assert reader.read(synth.place_card(background, _glared(face, _SPOTS[spot]), quad), window=quad).card \
+        == Card.parse(card)
+
+
 @pytest.mark.parametrize("card", [rank + suit for suit in "SH" for rank in (*_PIP_RANKS, "J", "Q", "K")])
 def test_a_thumb_on_a_cards_own_body_leaves_it_read(reader, card):
     """The same thumb on a card's own body, its other corner covered: the pips that show lie where
