@@ -156,6 +156,9 @@ class PipCheck:
         ("no whole pip in the face's middle, as the index 9 prints one", True)
         >>> PipCheck(None, at=six).refusal(Rank.KING), PipCheck(None, at=six[:2]).refusal(Rank.KING) is None
         ("a pip card's pips contradict the index K", True)
+        >>> corners = six[:2] + six[4:]  # a 4's, or a 5's with glare over its middle pip
+        >>> PipCheck(4, glare=True, at=corners).refusal(Rank.FOUR)
+        'glare hides the pips that would check the index 4'
         """
         if suit in (Suit.HEARTS, Suit.DIAMONDS) and self.red is not None and self.red is not suit:
             # Half a diamond's index pip under a strip is half a heart: the body's pip is whole.

@@ -146,8 +146,9 @@ def test_pips_veto_an_index_that_only_one_corner_shows(reader, index, body, pip_
     for reading in (reader.read(frame, window=quad), reader.read(frame)):
         assert reading.card is None and "pips contradict" in reading.why, reading
     # Under a lamp's glare over the covered corner and part of the body: the index it leaves
-    # unread is no sign that glare hid the missing pips, and pips that glare made uncountable
-    # check nothing; the index is refused still (find mode may find no card in the glare).
+    # unread is no sign that glare hid the missing pips, and the pips glare left check the
+    # index only where they name its rank alone; it is refused still (find mode may find no
+    # card in the glare).
     for spot in (Glare((0.7, 0.7), (0.25, 0.2)), Glare((0.5, 0.5), (0.15, 0.1))):
         glared = synth.place_card(background, glare(cv2.convertScaleAbs(face, alpha=0.8), spot), quad)
         for reading in (reader.read(glared, window=quad), reader.read(glared)):
