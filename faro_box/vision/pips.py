@@ -128,6 +128,7 @@ class PipCheck:
     middle: bool | None = None  # where ``seen`` is None: a pip at the face's very middle (pip_in_the_middle)
     # Where ``at`` is: the places a pip card prints a pip that are plain paper (bare_points).
     bare: frozenset[tuple[float, float]] = frozenset()
+    lone: bool = False  # where glare may hide a pip: a whole pip alone at the face's middle (lone_pip_in_the_middle)
 
     @property
     def showing(self) -> int | None:
@@ -216,6 +217,11 @@ class PipCheck:
         >>> PipCheck(6, glare=True, at=seven, bare=frozenset({(0.31, 0.4)})).names(Rank.SEVEN)  # an 8's place unseen
         False
         """
+        if rank is Rank.ACE:
+            # One pip, where a 3, a 5 and a 9 print one too: an ace's only where each of them
+            # prints another on what is plain paper here.
+            return self.lone and not any(
+                fits_layout(other, ((0.5, 0.5),), self.bare) for other in MIDDLE_PIP_RANKS if other is not Rank.ACE)
         return named_by_places(self.at, self.bare) is rank
 
 
@@ -232,11 +238,13 @@ def check_pips(face: np.ndarray, *, red: bool = False, court: bool = False) -> P
     if seen is not None and not glare:
         return PipCheck(seen, glare, red_suit)
     ink = glyphs.ink_mask(face, 41, 0.4)
+    lone = glare and lone_pip_in_the_middle(face, ink)
     if seen is not None:
         # Glare may have burnt out a pip the count missed: where the pips still showing name the
         # rank alone, they check the index as a full count would.
-        return PipCheck(seen, glare, red_suit, pips_showing(face), bare=bare_points(face, ink))
-    return PipCheck(None, glare, red_suit, pips_showing(face), pip_in_the_middle(face, ink), bare_points(face, ink))
+        return PipCheck(seen, glare, red_suit, pips_showing(face), bare=bare_points(face, ink), lone=lone)
+    return PipCheck(None, glare, red_suit, pips_showing(face), pip_in_the_middle(face, ink), bare_points(face, ink),
+                    lone)
 
 
 # The ranks whose pips include one at the face's very middle (an ace's, the middle one of a 3, 5
@@ -260,6 +268,30 @@ def pip_in_the_middle(face: np.ndarray, ink: np.ndarray | None = None) -> bool |
     middle = ink[round(y0 * h): round(y1 * h), round(x0 * w): round(x1 * w)]
     share = float(np.count_nonzero(middle)) / max(middle.size, 1)
     return True if share > 0.5 else False if share < 0.05 else None
+
+
+_LONE = (0.3, 0.7)  # of each side of the face: a pip alone at the middle lies within, a figure does not
+
+
+def lone_pip_in_the_middle(face: np.ndarray, ink: np.ndarray | None = None) -> bool:
+    """Whether a whole pip lies alone at the face's very middle: the ink there one solid blob,
+    within the middle _LONE of each side, touching nothing (an ace's pip, not a figure's middle).
+    ``ink``: the face's ink_mask, where made already.
+
+    >>> from faro_box.cards import Card
+    >>> from faro_box.vision.sim.render import render_card
+    >>> [lone_pip_in_the_middle(render_card(Card.parse(c))) for c in ("AH", "5S", "JD", "6S")]
+    [True, True, False, False]
+    """
+    h, w = face.shape[:2]
+    ink = glyphs.ink_mask(face, 41, 0.4) if ink is None else ink
+    n, labels, stats = glyphs.components(ink)
+    label = int(labels[h // 2, w // 2])
+    if label == 0:
+        return False
+    x, y, bw, bh, area = (int(v) for v in stats[label])
+    lo, hi = _LONE
+    return x >= lo * w and x + bw <= hi * w and y >= lo * h and y + bh <= hi * h and area >= 0.3 * bw * bh
 
 
 def pip_layout(rank: Rank) -> list[tuple[float, float]]:

@@ -193,7 +193,8 @@ def _glared(face: np.ndarray, spot: Glare) -> np.ndarray:
 
 
 @pytest.mark.parametrize(("index", "body"), [("3S", "4S"), ("4S", "5S"), ("6S", "7S"), ("7S", "8S"), ("8S", "10S"),
-                                             ("2D", "3D"), ("5D", "6D"), ("7D", "9D"), ("8D", "10D")])
+                                             ("2D", "3D"), ("5D", "6D"), ("7D", "9D"), ("8D", "10D"),
+                                             ("AS", "3S"), ("AD", "5D"), ("AH", "JH"), ("AC", "KC")])
 def test_a_card_sliding_over_another_under_glare_is_not_named(reader, index, body):
     """The index of one card over another's body, its other corner covered, under a lamp's glare
     anywhere over the pips: glare that burns out a pip or two leaves the pips of a 5 looking
@@ -205,10 +206,12 @@ def test_a_card_sliding_over_another_under_glare_is_not_named(reader, index, bod
     assert named == []
 
 
-@pytest.mark.parametrize(("card", "spot"), [("3S", 0), ("5D", 5), ("7S", 12), ("8D", 2), ("9S", 13), ("10D", 0)])
+@pytest.mark.parametrize(("card", "spot"), [("3S", 0), ("5D", 5), ("7S", 12), ("8D", 2), ("9S", 13), ("10D", 0),
+                                           ("AH", 10), ("AD", 13)])
 def test_a_card_under_glare_whose_pips_name_its_rank_is_read(reader, card, spot):
     """Its other corner covered, glare over part of its pips: the pips still showing lie in its
-    rank's places, and plain paper lies where every other rank would print one."""
+    rank's places, and plain paper lies where every other rank would print one (an ace: its one
+    pip alone in the middle, and plain paper where a 3, a 5 and a 9 print another)."""
     face, quad, background = _sliding(card, card)
     assert reader.read(synth.place_card(background, _glared(face, _SPOTS[spot]), quad), window=quad).card \
         == Card.parse(card)
