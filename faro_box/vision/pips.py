@@ -216,6 +216,13 @@ class PipCheck:
         True
         >>> PipCheck(6, glare=True, at=seven, bare=frozenset({(0.31, 0.4)})).names(Rank.SEVEN)  # an 8's place unseen
         False
+
+        An ace's one pip fits no layout alone: it must lie alone in the middle, and a 3, a 5 and
+        a 9 each have a place of plain paper.
+
+        >>> ace = PipCheck(None, glare=True, bare=frozenset({(0.5, 0.8), (0.31, 0.8)}), lone=True)
+        >>> ace.names(Rank.ACE), PipCheck(None, glare=True, bare=frozenset({(0.31, 0.8)}), lone=True).names(Rank.ACE)
+        (True, False)
         """
         if rank is Rank.ACE:
             # One pip, where a 3, a 5 and a 9 print one too: an ace's only where each of them
@@ -285,7 +292,7 @@ def lone_pip_in_the_middle(face: np.ndarray, ink: np.ndarray | None = None) -> b
     """
     h, w = face.shape[:2]
     ink = glyphs.ink_mask(face, 41, 0.4) if ink is None else ink
-    n, labels, stats = glyphs.components(ink)
+    _, labels, stats = glyphs.components(ink)
     label = int(labels[h // 2, w // 2])
     if label == 0:
         return False

@@ -133,7 +133,6 @@ def test_one_index_over_pips_glare_made_uncountable_is_not_named(shared_data):
     assert reading.candidates[0] == Card.parse("8S")
 
 
-
 def test_pips_glare_left_that_lie_in_one_ranks_places_settle_an_unsure_index(shared_data):
     """phone-black-pink's three of clubs under the glare spot of its place in the set (seed 8):
     both corners waver between 3 and 5, and glare has burnt out the third pip, so two pips show;
