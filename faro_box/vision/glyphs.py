@@ -61,6 +61,15 @@ def ink_map(bgr: np.ndarray, paper_kernel: int) -> tuple[np.ndarray, np.ndarray]
     return _strength(darkness), balanced
 
 
+def black_ink_map(bgr: np.ndarray, paper_kernel: int) -> np.ndarray:
+    """Ink strength 0..1 of black ink alone: what is dark in every channel against the paper. A
+    court's frame tinted pale blue or yellow is dark in one channel, and ink_map takes it for ink
+    round the black pip printed on it."""
+    _, balanced = _darkness(bgr, paper_kernel)
+    b, g, r = cv2.split(balanced)
+    return _strength(255 - cv2.max(cv2.max(b, g), r))
+
+
 def ink_mask(bgr: np.ndarray, paper_kernel: int, strength: float) -> np.ndarray:
     """``(ink_map(bgr, paper_kernel)[0] > strength)`` as a 0/1 uint8 mask, without the float map."""
     level = int(np.flatnonzero(_STRENGTHS <= strength)[-1])

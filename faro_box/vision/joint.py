@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from faro_box.cards import Card, Colour, Suit
 from faro_box.vision import glyphs
 from faro_box.vision.canonical import CardView
@@ -74,9 +76,22 @@ class FaceCues:
 def face_cues(view: CardView) -> FaceCues:
     face = view.face()
     pip = first_pip(face, UPPER_PIPS_WHOLE)
+    black = _black_suit(pip)
+    if black is None:
+        # A court's pip beside its figure is printed on the frame's tinted ground, which ink_map
+        # takes for ink round it: looked for again in black ink alone, and in the lower half
+        # turned over (glare washes out one end of a card, and the lower pips are printed
+        # upside down).
+        turned = face[::-1, ::-1]
+        black = _black_suit(first_pip(face, UPPER_PIPS_WHOLE, black=True)) \
+            or _black_suit(first_pip(turned, UPPER_PIPS_WHOLE)) \
+            or _black_suit(first_pip(turned, UPPER_PIPS_WHOLE, black=True))
+    return FaceCues(pips_printed(face), black, red_suit_by_outline(face, pip))
+
+
+def _black_suit(pip: np.ndarray | None) -> Suit | None:
     growth = glyphs.pip_growth(pip) if pip is not None else None
-    return FaceCues(pips_printed(face), black_suit_by_outline(growth) if growth is not None else None,
-                    red_suit_by_outline(face, pip))
+    return black_suit_by_outline(growth) if growth is not None else None
 
 
 def confirmed(reading: Reading, s: Scores, classical: Reading, cues: FaceCues, accept: Acceptance) -> Reading:

@@ -512,12 +512,15 @@ _UPPER_PIPS = (_PIP_AREA[0], _PIP_AREA[1], _PIP_AREA[2], 0.5)
 UPPER_PIPS_WHOLE = (WHOLE_PIPS[0], WHOLE_PIPS[1], 0.05, 0.5)
 
 
-def first_pip(face: np.ndarray, within: tuple[float, float, float, float] = _UPPER_PIPS) -> np.ndarray | None:
+def first_pip(face: np.ndarray, within: tuple[float, float, float, float] = _UPPER_PIPS, *,
+              black: bool = False) -> np.ndarray | None:
     """The ink of the top-left pip of a pip card (upright, in the upper half), for its suit's
-    shape; ``within``: x0, x1, y0, y1 of the face to look in, a pip touching its sides not taken."""
+    shape; ``within``: x0, x1, y0, y1 of the face to look in, a pip touching its sides not taken;
+    ``black``: black ink alone (glyphs.black_ink_map), a tinted ground round it taken for paper."""
     h, w = face.shape[:2]
     x0, x1, y0, y1 = (round(within[0] * w), round(within[1] * w), round(within[2] * h), round(within[3] * h))
-    ink, _ = glyphs.ink_map(face[y0:y1, x0:x1], 41)
+    part = face[y0:y1, x0:x1]
+    ink = glyphs.black_ink_map(part, 41) if black else glyphs.ink_map(part, 41)[0]
     binary = (ink > 0.4).view(np.uint8)
     n, labels, stats = glyphs.components(binary)
     rh, rw = binary.shape

@@ -3,6 +3,7 @@ reading abstains: the pip count for the rank, the body pip's outline for spade o
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -13,7 +14,7 @@ from faro_box.vision.joint import FaceCues, confirmed, face_cues
 from faro_box.vision.learned_reader import GENERIC, Scores
 from faro_box.vision.reader import Reader
 from faro_box.vision.reading import Reading
-from faro_box.vision.sim.render import CardStyle, PipShape, render_card
+from faro_box.vision.sim.render import CardStyle, PipShape, draw_pip, render_card
 from faro_box.vision.sim.simbox import SimBox
 
 C = Card.parse
@@ -68,6 +69,27 @@ def test_pips_run_together_are_no_count(card: str) -> None:
     and the face gives no count rather than one too few."""
     face = render_card(C(card), style=CardStyle(pip_scale=1.65))
     assert face_cues(whole(face)).pips is None
+
+
+@pytest.mark.parametrize("suit", [Suit.CLUBS, Suit.SPADES])
+def test_a_black_pip_on_a_courts_tinted_ground_names_its_suit(suit: Suit) -> None:
+    """Many decks print a court's figure, and the pip beside it, on a pale blue or yellow ground
+    inside its frame: dark in one channel, it is no ink round a black pip."""
+    face = np.full((350, 250, 3), 245, np.uint8)
+    face[45:305, 45:205] = (230, 205, 130)  # BGR: a court's pale blue ground, white paper round it
+    cv2.rectangle(face, (45, 45), (205, 305), (150, 60, 40), 2)
+    draw_pip(face, suit, (75, 80), 45, (30, 30, 30))
+    assert face_cues(whole(face)).black is suit
+
+
+@pytest.mark.parametrize("card", ["2C", "5C", "8S", "10S"])
+def test_glare_over_the_upper_half_leaves_the_lower_pips_to_name_the_black_suit(card: str) -> None:
+    """A lamp's glare washes out one end of a card; the pips of the other end, printed upside
+    down, show the suit as well."""
+    face = render_card(C(card), style=CardStyle(pip_scale=1.5)).astype(np.float32)
+    half = face.shape[0] // 2
+    face[:half] = 0.25 * face[:half] + 0.75 * 255
+    assert face_cues(whole(face.astype(np.uint8))).black is C(card).suit
 
 
 def test_a_court_shows_no_pips() -> None:

@@ -47,8 +47,9 @@ def test_the_body_pip_names_spade_or_club_on_real_decks(shared_data):
 # Cards the index leaves unsure (a 3 or a 5, spade or club) that the face settles. The three of
 # clubs of phone-black-pink: one corner reads 3, the other, shaded, is torn between 5 and 3. Its
 # queen of clubs: the index sure of the queen, torn between club and spade; the pip beside the
-# figure is a club.
-SETTLED_BY_FACE = {"phone-wood-table": ("images/template/clubs_3.jpg", "images/template/clubs_8.jpg"),
+# figure is a club, and so is phone-wood-table's jack of clubs', printed on the frame's blue ground.
+SETTLED_BY_FACE = {"phone-wood-table": ("images/template/clubs_3.jpg", "images/template/clubs_8.jpg",
+                                        "images/template/clubs_11.jpg"),
                    "webcam-rectified": ("images/3C.jpg",),
                    "phone-black-pink": ("images/3clubs.jpg", "images/Qclubs.jpg")}
 
