@@ -128,7 +128,8 @@ class PipCheck:
     middle: bool | None = None  # where ``seen`` is None: a pip at the face's very middle (pip_in_the_middle)
     # Where ``at`` is: the places a pip card prints a pip that are plain paper (bare_points).
     bare: frozenset[tuple[float, float]] = frozenset()
-    lone: bool = False  # where glare may hide a pip: a whole pip alone at the face's middle (lone_pip_in_the_middle)
+    lone: bool = False  # where they cannot be counted, or glare may hide one: a whole pip alone at the face's middle (lone_pip_in_the_middle)
+    figure: bool = False  # where they cannot be counted: the middle printed twice, as a court's (double_headed)
 
     @property
     def showing(self) -> int | None:
@@ -155,6 +156,8 @@ class PipCheck:
         ("no pip in the face's middle contradicts the index 5", None)
         >>> PipCheck(None, middle=True).refusal(Rank.NINE), PipCheck(None, middle=True).refusal(Rank.ACE) is None
         ("no whole pip in the face's middle, as the index 9 prints one", True)
+        >>> PipCheck(None, middle=True, figure=True).refusal(Rank.ACE)
+        "a court's figure in the face's middle contradicts the index A"
         >>> PipCheck(None, at=six).refusal(Rank.KING), PipCheck(None, at=six[:2]).refusal(Rank.KING) is None
         ("a pip card's pips contradict the index K", True)
         >>> corners = six[:2] + six[4:]  # a 4's, or a 5's with glare over its middle pip
@@ -192,8 +195,13 @@ class PipCheck:
         if self.middle and rank in MIDDLE_PIP_RANKS and rank is not Rank.ACE \
                 and not any(_near(pip, {(0.5, 0.5)}) for pip in self.at or ()):
             # A 9's index over a court's body: the figure's ink fills the middle, but no pip
-            # lies there whole. (An ace's one pip is often drawn in lines: not asked.)
+            # lies there whole.
             return f"no whole pip in the face's middle, as the index {rank.symbol} prints one"
+        if self.middle and rank is Rank.ACE and not self.lone and self.figure:
+            # An ace's index over a court's body: an ace's one pip, often drawn in lines, need
+            # not show whole, nor lie alone (an ornate spade runs on to its banner), but it is
+            # never printed twice, the lower half the upper turned round, as a court's figure is.
+            return "a court's figure in the face's middle contradicts the index A"
         if (self.showing or 0) >= 2 and not fits_layout(rank, self.at, self.bare) \
                 and any(fits_layout(other, self.at, self.bare) for other in PIP_RANKS if other is not rank):
             # A 7's index over a 6's body, a thumb on it: five pips show, none in the middle,
@@ -245,13 +253,13 @@ def check_pips(face: np.ndarray, *, red: bool = False, court: bool = False) -> P
     if seen is not None and not glare:
         return PipCheck(seen, glare, red_suit)
     ink = glyphs.ink_mask(face, 41, 0.4)
-    lone = glare and lone_pip_in_the_middle(face, ink)
+    lone = lone_pip_in_the_middle(face, ink)
     if seen is not None:
         # Glare may have burnt out a pip the count missed: where the pips still showing name the
         # rank alone, they check the index as a full count would.
         return PipCheck(seen, glare, red_suit, pips_showing(face), bare=bare_points(face, ink), lone=lone)
     return PipCheck(None, glare, red_suit, pips_showing(face), pip_in_the_middle(face, ink), bare_points(face, ink),
-                    lone)
+                    lone, double_headed(face, ink))
 
 
 # The ranks whose pips include one at the face's very middle (an ace's, the middle one of a 3, 5
@@ -299,6 +307,41 @@ def lone_pip_in_the_middle(face: np.ndarray, ink: np.ndarray | None = None) -> b
     x, y, bw, bh, area = (int(v) for v in stats[label])
     lo, hi = _LONE
     return x >= lo * w and x + bw <= hi * w and y >= lo * h and y + bh <= hi * h and area >= 0.3 * bw * bh
+
+
+_FIGURE = (0.15, 0.85, 0.1, 0.9)  # x0, x1, y0, y1 of the face: a court's frame and figure
+# How much of the ink of one quarter of the figure's area the opposite quarter, turned half
+# round, has too: a rendered court's about 0.9, real courts' 0.1-0.9; real aces' ornate pips
+# (not alone in the middle: lone_pip_in_the_middle) at most 0.6.
+DOUBLE_HEADED = 0.7
+
+
+def double_headed(face: np.ndarray, ink: np.ndarray | None = None) -> bool:
+    """Whether the face's middle is printed twice, the lower half the upper turned half round,
+    as a court's figure is: in one pair of opposite quarters (a thumb may cover a third) most of
+    the ink lies where the other, turned, has ink too. An ace's pip, however ornate, points one
+    way. ``ink``: the face's ink_mask, where made already.
+
+    >>> from faro_box.cards import Card
+    >>> from faro_box.vision.sim.render import render_card
+    >>> [double_headed(render_card(Card.parse(c))) for c in ("KS", "JH", "AS", "AC")]
+    [True, True, False, False]
+    """
+    h, w = face.shape[:2]
+    ink = glyphs.ink_mask(face, 41, 0.4) if ink is None else ink
+    x0, x1, y0, y1 = _FIGURE
+    m = ink[round(y0 * h): round(y1 * h), round(x0 * w): round(x1 * w)] > 0
+    mh, mw = m.shape
+    qh, qw = mh // 2, mw // 2
+
+    def alike(a: np.ndarray, b: np.ndarray) -> float:
+        b = b[::-1, ::-1]
+        either = int(np.count_nonzero(a | b))
+        return int(np.count_nonzero(a & b)) / either if either else 0.0
+
+    upper_left, upper_right = m[:qh, :qw], m[:qh, mw - qw:]
+    lower_left, lower_right = m[mh - qh:, :qw], m[mh - qh:, mw - qw:]
+    return max(alike(upper_left, lower_right), alike(upper_right, lower_left)) >= DOUBLE_HEADED
 
 
 def pip_layout(rank: Rank) -> list[tuple[float, float]]:

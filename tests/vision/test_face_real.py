@@ -113,3 +113,21 @@ def test_an_index_less_deck_is_read_by_the_middle_of_its_face(shared_data):
     # Measured 288 found and 262 given of 312 (the whole-face templates alone: 35 and 40; the
     # corner pip looked for only within 0.3 of the face's sides, the print unsoftened: 244 and 198).
     assert right["found"] >= 275 and right["given"] >= 245, right
+
+
+ORNATE_ACES = {"phone-wood-table": "images/template/spades_1.jpg", "bicycle-brown-table": "images/Aspades.jpg",
+               "sportsdirect-deck": "images/crops/AS.jpg"}
+
+
+def test_an_ornate_ace_of_spades_is_no_figure_printed_twice(shared_data):
+    """An ace read in one corner is refused where its middle is printed twice, as a court's
+    figure is (an ace's index over a court's body); real decks' aces of spades run their pip on
+    to a banner, not alone in the middle, yet point one way."""
+    from faro_box.vision.pips import double_headed, lone_pip_in_the_middle
+
+    reader = Reader()
+    for name, path in ORNATE_ACES.items():
+        view = reader.locate(cv2.imread(str(shared_data / name / path)))
+        assert view is not None, name
+        face = view.face()
+        assert not lone_pip_in_the_middle(face) and not double_headed(face), name

@@ -173,10 +173,11 @@ def test_a_thumb_on_the_body_of_a_card_sliding_over_another_leaves_it_unread(rea
 
 @pytest.mark.parametrize(("index", "body"), [(court + suit, pip + suit) for suit in "SH" for court in "JQK"
                                               for pip in ("4", "6", "9")]
-                         + [(pip + suit, court + suit) for suit in "SH" for pip in ("3", "5", "9") for court in "JK"])
+                         + [(pip + suit, court + suit) for suit in "SH" for pip in ("A", "3", "5", "9") for court in "JK"])
 def test_a_court_and_a_pip_card_over_each_others_body_are_left_unread(reader, index, body):
     """A court's index over a pip card's body, where a court prints its figure, and a 3, 5 or
-    9's index over a court's body, whose figure fills the middle where they print a whole pip."""
+    9's index over a court's body, whose figure fills the middle where they print a whole pip;
+    an ace's, whose one pip, however ornate, is never printed twice as a court's figure is."""
     face, quad, background = _sliding(index, body)
     frame = synth.place_card(background, synth.occlude(face, (0.55, 0.6, 1.0, 1.0)), quad)  # the thumb
     assert reader.read(frame, window=quad).card is None
