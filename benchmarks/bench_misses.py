@@ -1,0 +1,65 @@
+"""Every real card the box's reading does not name right, and why: where to look next.
+
+    python benchmarks/bench_misses.py [--sets a,b] [--conditions "as shot,glare"]
+
+The box's generic reading (`Reader()`, no enrolment) of each real set's photos end to end (the
+project's own finder looks for the card, as `faro-box vision read` does), as shot, under a
+Raspberry Pi camera's colour cast and under glare (`real_sets.CONDITIONS`). One line per card not
+named right: the image, the card it shows, what was named (a wrong card is marked), the
+candidates and the reader's reason; then each set's count under each condition. A rank-only label
+(tabletop-ranks) counts a card of that rank as right. The figures are those of
+`bench_reader_loso.py`'s joint column at the box's bar, end to end; this says which cards they are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from real_sets import CONDITIONS, SETS, load
+
+from faro_box.vision.reader import Reader
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sets", help="comma-separated set names (default: every set with whole-card photos)")
+    ap.add_argument("--conditions", help=f"comma-separated, of: {', '.join(CONDITIONS)} (default: all)")
+    args = ap.parse_args()
+    known = [s.name for s in SETS if s.view == "face"]
+    names = args.sets.split(",") if args.sets else known
+    conditions = args.conditions.split(",") if args.conditions else list(CONDITIONS)
+    for name in names:
+        if name not in known:
+            print(f"bench_misses: no set {name!r} of whole-card photos; the sets: {', '.join(known)}", file=sys.stderr)
+            return 2
+    for cond in conditions:
+        if cond not in CONDITIONS:
+            print(f"bench_misses: no condition {cond!r}; the conditions: {', '.join(CONDITIONS)}", file=sys.stderr)
+            return 2
+    reader = Reader()
+    tallies = []
+    for s in SETS:
+        if s.name not in names:
+            continue
+        items = [(k, item) for k, item in enumerate(s.items()) if not item.empty]
+        for cond in conditions:
+            right = wrong = 0
+            for k, item in items:
+                got = reader.read(CONDITIONS[cond](load(item.path), k))
+                named = got.card if item.card is not None or got.card is None else got.card.rank
+                want = item.card if item.card is not None else item.rank
+                if named == want:
+                    right += 1
+                    continue
+                wrong += got.card is not None
+                mark = "WRONG " if got.card is not None else ""
+                print(f"{s.name} | {cond} | {item.path.name} | {want} | {mark}{got.card} | "
+                      f"{' '.join(map(str, got.candidates[:3]))} | {got.why}")
+            tallies.append(f"{s.name}, {cond}: {right} of {len(items)} right, {wrong} wrong")
+    print("\n".join(["", *tallies]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
