@@ -310,16 +310,16 @@ def lone_pip_in_the_middle(face: np.ndarray, ink: np.ndarray | None = None) -> b
 
 
 _FIGURE = (0.15, 0.85, 0.1, 0.9)  # x0, x1, y0, y1 of the face: a court's frame and figure
-# How much of the ink of one quarter of the figure's area the opposite quarter, turned half
-# round, has too: a rendered court's about 0.9, real courts' 0.1-0.9; real aces' ornate pips
-# (not alone in the middle: lone_pip_in_the_middle) at most 0.6.
+# The share of two opposite quarters' ink that lies in both, one turned half round, from which
+# the figure's area is printed twice: above what the real decks' ornate aces of spades share,
+# below a court's clear double print (benchmarks/RESULTS.md, the rules written after looking).
 DOUBLE_HEADED = 0.7
 
 
 def double_headed(face: np.ndarray, ink: np.ndarray | None = None) -> bool:
     """Whether the face's middle is printed twice, the lower half the upper turned half round,
-    as a court's figure is: in one pair of opposite quarters (a thumb may cover a third) most of
-    the ink lies where the other, turned, has ink too. An ace's pip, however ornate, points one
+    as a court's figure is: in one pair of opposite quarters (a thumb may cover a quarter of the
+    other pair) most of the ink lies where the other, turned, has ink too. An ace's pip, however ornate, points one
     way. ``ink``: the face's ink_mask, where made already.
 
     >>> from faro_box.cards import Card
