@@ -247,6 +247,12 @@ def confirmed_by_face(s: Scores, accept: Acceptance, pips: int | None, black: Su
     >>> jack[:, [10, 11]] = (0.6, 0.4)
     >>> confirmed_by_face(Scores(jack, club_or_spade, np.zeros(2)), Acceptance(0.85, 0.85), 11, Suit.CLUBS) is None
     True
+
+    Nor is an ace's black suit: its one pip is not the body's first upper pip.
+
+    >>> ace = np.zeros((2, 13)); ace[:, 0] = 0.95
+    >>> confirmed_by_face(Scores(ace, club_or_spade, np.zeros(2)), Acceptance(0.85, 0.85), None, Suit.CLUBS) is None
+    True
     """
     if not len(s.rank):
         return None
@@ -259,9 +265,11 @@ def confirmed_by_face(s: Scores, accept: Acceptance, pips: int | None, black: Su
     # Not an ace's one pip: one pip in view is also a face whose others glare has washed out.
     counted = not court and pips is not None and pips > 1 and pips == int(RANKS[r_i])
     rank_ok = rank_sure or (rank[r_i] >= FACE_CONFIRMS and counted)
+    # An ace's one pip lies in the middle, where the body's first pip is not looked for: what is
+    # found above it is print round it (an ornate spade's banner, blurred), not its pip.
     suit_ok = suit_sure or (
-        s_i in BLACK_SUITS and suit[s_i] >= FACE_CONFIRMS and float(suit[list(BLACK_SUITS)].sum()) >= accept.suit
-        and black is SUITS[s_i])
+        RANKS[r_i] is not Rank.ACE and s_i in BLACK_SUITS and suit[s_i] >= FACE_CONFIRMS
+        and float(suit[list(BLACK_SUITS)].sum()) >= accept.suit and black is SUITS[s_i])
     if index_seen:
         if rank_sure and suit_sure:
             return None
