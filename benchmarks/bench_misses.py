@@ -1,6 +1,6 @@
 """Every real card the box's reading does not name right, and why: where to look next.
 
-    python benchmarks/bench_misses.py [--sets a,b] [--conditions "as shot,glare"]
+    python benchmarks/bench_misses.py [--sets a,b] [--conditions "as shot,glare"] [--enrolled]
 
 The box's generic reading (`Reader()`, no enrolment) of each real set's photos end to end (the
 project's own finder looks for the card, as `faro-box vision read` does), as shot, under a
@@ -9,6 +9,11 @@ named right: the image, the card it shows, what was named (a wrong card is marke
 candidates and the reader's reason; then each set's count under each condition. A rank-only label
 (tabletop-ranks) counts a card of that rank as right. The figures are those of
 `bench_reader_loso.py`'s joint column at the box's bar, end to end; this says which cards they are.
+
+``--enrolled``: the box's reading of the deck enrolled first, as `bench_reader_loso.py` splits
+each set (its first image of each card enrols, found end to end; the other images are read; a
+set with one image per card is read only under the cast and glare). A set whose enrolment is
+refused says why.
 """
 
 from __future__ import annotations
@@ -16,15 +21,33 @@ from __future__ import annotations
 import argparse
 import sys
 
-from real_sets import CONDITIONS, SETS, load
+from bench_reader_loso import quad_of, split
+from real_sets import CONDITIONS, SETS, Item, RealSet, load
 
+from faro_box.commands.vision import enroll_views
+from faro_box.errors import VisionError
+from faro_box.vision.canonical import warp_quad
 from faro_box.vision.reader import Reader
+
+
+def enrolled(s: RealSet) -> tuple[Reader, list[Item], bool]:
+    """The box's reader of set ``s``'s deck enrolled from its split's enrolment images (found end
+    to end), the images it reads, and whether those are the enrolment images themselves."""
+    enrol, test, same = split(s, s.items())
+    seen = []
+    for item in enrol:
+        image = load(item.path)
+        quad = quad_of(s, image, item, "end to end")
+        if quad is not None:
+            seen.append((item.card, warp_quad(image, quad)))
+    return Reader(enroll_views(seen, view=s.view, name=s.name)), test, same
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sets", help="comma-separated set names (default: every set with whole-card photos)")
     ap.add_argument("--conditions", help=f"comma-separated, of: {', '.join(CONDITIONS)} (default: all)")
+    ap.add_argument("--enrolled", action="store_true", help="each deck enrolled first (see above)")
     args = ap.parse_args()
     known = [s.name for s in SETS if s.view == "face"]
     names = args.sets.split(",") if args.sets else known
@@ -37,13 +60,23 @@ def main() -> int:
         if cond not in CONDITIONS:
             print(f"bench_misses: no condition {cond!r}; the conditions: {', '.join(CONDITIONS)}", file=sys.stderr)
             return 2
-    reader = Reader()
+    generic = Reader()
     tallies = []
     for s in SETS:
         if s.name not in names:
             continue
-        items = [(k, item) for k, item in enumerate(s.items()) if not item.empty]
+        reader, read, same = generic, s.items(), False
+        if args.enrolled:
+            try:
+                reader, read, same = enrolled(s)
+            except VisionError as exc:
+                tallies.append(f"{s.name}, enrolled: refused ({exc})")
+                continue
+        # Each picture's glare spot is placed by its place in what is read, as bench_reader_loso.py places it.
+        items = [(k, item) for k, item in enumerate(read) if not item.empty]
         for cond in conditions:
+            if same and cond == "as shot":
+                continue  # the very pictures it enrolled from
             right = wrong = 0
             for k, item in items:
                 got = reader.read(CONDITIONS[cond](load(item.path), k))
