@@ -72,8 +72,9 @@ def main() -> int:
             except VisionError as exc:
                 tallies.append(f"{s.name}, enrolled: refused ({exc})")
                 continue
-        # Each picture's glare spot is placed by its place in what is read, as bench_reader_loso.py places it.
-        items = [(k, item) for k, item in enumerate(read) if not item.empty]
+        # Each picture's glare spot is placed by its place among the set's pictures, as
+        # bench_reader_loso.py places it: an enrolled deck's test picture is the generic one's.
+        items = [(k, item) for k, item in enumerate(s.items()) if not item.empty and item in read]
         for cond in conditions:
             if same and cond == "as shot":
                 continue  # the very pictures it enrolled from

@@ -236,10 +236,13 @@ def has_given(s: RealSet) -> bool:
 
 
 def records_for(s: RealSet, reader: Reader, items: list[Item], images: dict, mode: str, cond: str,
-                classical: ClassicalReader | None = None) -> list[Record]:
+                classical: ClassicalReader | None = None, place: dict[Path, int] | None = None) -> list[Record]:
+    """The readers' records of ``items`` under ``cond``; ``place``: each image's place among the
+    set's pictures, which places its glare spot (by default its place in ``items``), so that an
+    enrolled deck's test picture is the very picture the generic reading of it saw."""
     out = []
     for k, item in enumerate(items):
-        image = CONDITIONS[cond](images[item.path], k)
+        image = CONDITIONS[cond](images[item.path], place[item.path] if place else k)
         if s.view == "corner":
             out.append(record_at(reader, item, image, None, classical, corner=True))
             continue
@@ -321,13 +324,14 @@ def enrolled_reader(s: RealSet, enrol: list[Item], images: dict, mode: str) -> t
 
 
 def classical_records(reader: Reader, s: RealSet, items: list[Item], images: dict, mode: str,
-                      cond: str) -> list[Record]:
-    """An index-less deck read by its face templates (the profile's own choice)."""
+                      cond: str, place: dict[Path, int]) -> list[Record]:
+    """An index-less deck read by its face templates (the profile's own choice); ``place`` as
+    records_for's."""
     assert reader.profile is not None
     classical = ClassicalReader(reader.profile)
     out = []
-    for k, item in enumerate(items):
-        image = CONDITIONS[cond](images[item.path], k)
+    for item in items:
+        image = CONDITIONS[cond](images[item.path], place[item.path])
         quad = quad_of(s, image, item, mode)
         card = classical.read(image, window=quad.ravel().tolist()).card if quad is not None else None
         out.append(Record(item, None, card, True))
@@ -383,14 +387,16 @@ def main() -> int:
             if reader is None:
                 continue
             enr_readers[f"{s.name}/{m}"] = reader
+            place = {item.path: k for k, item in enumerate(shown[m])}
             for c in CONDITIONS:
                 if same and c == "as shot":
                     continue
                 if reader.deck is not None and reader.deck.mode is Mode.FACE:
-                    enr[s.name][(m, c)] = classical_records(reader, s, test, images, m, c)
+                    enr[s.name][(m, c)] = classical_records(reader, s, test, images, m, c, place)
                 else:
                     assert reader.profile is not None
-                    enr[s.name][(m, c)] = records_for(s, reader, test, images, m, c, ClassicalReader(reader.profile))
+                    enr[s.name][(m, c)] = records_for(s, reader, test, images, m, c, ClassicalReader(reader.profile),
+                                                      place)
         print(f"read {s.name}: {len(items)} images", file=sys.stderr, flush=True)
 
     def pool(table: dict, exclude: str) -> list[Record]:
