@@ -21,26 +21,19 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bench_reader_loso import quad_of, split
+from bench_reader_loso import enrolled_reader, split
 from real_sets import CONDITIONS, SETS, Item, RealSet, load
 
-from faro_box.commands.vision import enroll_views
-from faro_box.errors import VisionError
-from faro_box.vision.canonical import warp_quad
 from faro_box.vision.reader import Reader
 
 
-def enrolled(s: RealSet) -> tuple[Reader, list[Item], bool]:
-    """The box's reader of set ``s``'s deck enrolled from its split's enrolment images (found end
-    to end), the images it reads, and whether those are the enrolment images themselves."""
+def enrolled(s: RealSet) -> tuple[Reader | None, list[Item], bool, str]:
+    """The box's reader of set ``s``'s deck enrolled as bench_reader_loso.py enrols it (the
+    split's enrolment images, found end to end), the images it reads, whether those are the
+    enrolment images themselves, and what enrolment said (why, where it refused the deck)."""
     enrol, test, same = split(s, s.items())
-    seen = []
-    for item in enrol:
-        image = load(item.path)
-        quad = quad_of(s, image, item, "end to end")
-        if quad is not None:
-            seen.append((item.card, warp_quad(image, quad)))
-    return Reader(enroll_views(seen, view=s.view, name=s.name)), test, same
+    learned, note = enrolled_reader(s, enrol, {item.path: load(item.path) for item in enrol}, "end to end")
+    return (Reader(learned.profile) if learned is not None else None), test, same, note
 
 
 def main() -> int:
@@ -67,11 +60,11 @@ def main() -> int:
             continue
         reader, read, same = generic, s.items(), False
         if args.enrolled:
-            try:
-                reader, read, same = enrolled(s)
-            except VisionError as exc:
-                tallies.append(f"{s.name}, enrolled: refused ({exc})")
+            enrolled_box, read, same, note = enrolled(s)
+            if enrolled_box is None:
+                tallies.append(f"{s.name}, enrolled: refused ({note})")
                 continue
+            reader = enrolled_box
         # Each picture's glare spot is placed by its place among the set's pictures, as
         # bench_reader_loso.py places it: an enrolled deck's test picture is the generic one's.
         items = [(k, item) for k, item in enumerate(s.items()) if not item.empty and item in read]

@@ -128,7 +128,9 @@ class PipCheck:
     middle: bool | None = None  # where ``seen`` is None: a pip at the face's very middle (pip_in_the_middle)
     # Where ``at`` is: the places a pip card prints a pip that are plain paper (bare_points).
     bare: frozenset[tuple[float, float]] = frozenset()
-    lone: bool = False  # where they cannot be counted, or glare may hide one: a whole pip alone at the face's middle (lone_pip_in_the_middle)
+    # Where they cannot be counted, or glare may hide one: a whole pip alone at the face's middle
+    # (lone_pip_in_the_middle).
+    lone: bool = False
     figure: bool = False  # where they cannot be counted: the middle printed twice, as a court's (double_headed)
 
     @property
@@ -240,6 +242,12 @@ class PipCheck:
         return named_by_places(self.at, self.bare) is rank
 
 
+def face_ink(face: np.ndarray) -> np.ndarray:
+    """The ink of a canonical face as a 0/1 mask: what the checks of its middle and its places
+    share, made once per face."""
+    return glyphs.ink_mask(face, 41, 0.4)
+
+
 def check_pips(face: np.ndarray, *, red: bool = False, court: bool = False) -> PipCheck:
     """The face's pips (count_pips_whole), whether glare burnt out part of them and, for a red
     card (``red``), heart or diamond by a body pip's outline; for a court (``court``), which has
@@ -252,7 +260,7 @@ def check_pips(face: np.ndarray, *, red: bool = False, court: bool = False) -> P
     glare = glare_over_pips(face)
     if seen is not None and not glare:
         return PipCheck(seen, glare, red_suit)
-    ink = glyphs.ink_mask(face, 41, 0.4)
+    ink = face_ink(face)
     lone = lone_pip_in_the_middle(face, ink)
     if seen is not None:
         # Glare may have burnt out a pip the count missed: where the pips still showing name the
@@ -270,7 +278,7 @@ _MIDDLE = (0.45, 0.55, 0.46, 0.54)  # x0, x1, y0, y1 of the face: inside any mid
 
 def pip_in_the_middle(face: np.ndarray, ink: np.ndarray | None = None) -> bool | None:
     """Whether a pip lies at the face's very middle: ink over most of it, or paper over nearly
-    all; None in between (a pip's edge, a blur). ``ink``: the face's ink_mask, where made already.
+    all; None in between (a pip's edge, a blur). ``ink``: face_ink, where made already.
 
     >>> from faro_box.cards import Card
     >>> from faro_box.vision.sim.render import render_card
@@ -279,7 +287,7 @@ def pip_in_the_middle(face: np.ndarray, ink: np.ndarray | None = None) -> bool |
     """
     h, w = face.shape[:2]
     x0, x1, y0, y1 = _MIDDLE
-    ink = glyphs.ink_mask(face, 41, 0.4) if ink is None else ink
+    ink = face_ink(face) if ink is None else ink
     middle = ink[round(y0 * h): round(y1 * h), round(x0 * w): round(x1 * w)]
     share = float(np.count_nonzero(middle)) / max(middle.size, 1)
     return True if share > 0.5 else False if share < 0.05 else None
@@ -291,7 +299,7 @@ _LONE = (0.3, 0.7)  # of each side of the face: a pip alone at the middle lies w
 def lone_pip_in_the_middle(face: np.ndarray, ink: np.ndarray | None = None) -> bool:
     """Whether a whole pip lies alone at the face's very middle: the ink there one solid blob,
     within the middle _LONE of each side, touching nothing (an ace's pip, not a figure's middle).
-    ``ink``: the face's ink_mask, where made already.
+    ``ink``: face_ink, where made already.
 
     >>> from faro_box.cards import Card
     >>> from faro_box.vision.sim.render import render_card
@@ -299,7 +307,7 @@ def lone_pip_in_the_middle(face: np.ndarray, ink: np.ndarray | None = None) -> b
     [True, True, False, False]
     """
     h, w = face.shape[:2]
-    ink = glyphs.ink_mask(face, 41, 0.4) if ink is None else ink
+    ink = face_ink(face) if ink is None else ink
     _, labels, stats = glyphs.components(ink)
     label = int(labels[h // 2, w // 2])
     if label == 0:
@@ -319,8 +327,8 @@ DOUBLE_HEADED = 0.7
 def double_headed(face: np.ndarray, ink: np.ndarray | None = None) -> bool:
     """Whether the face's middle is printed twice, the lower half the upper turned half round,
     as a court's figure is: in one pair of opposite quarters (a thumb may cover a quarter of the
-    other pair) most of the ink lies where the other, turned, has ink too. An ace's pip, however ornate, points one
-    way. ``ink``: the face's ink_mask, where made already.
+    other pair) most of the ink lies where the other, turned, has ink too. An ace's pip, however
+    ornate, points one way. ``ink``: face_ink, where made already.
 
     >>> from faro_box.cards import Card
     >>> from faro_box.vision.sim.render import render_card
@@ -328,7 +336,7 @@ def double_headed(face: np.ndarray, ink: np.ndarray | None = None) -> bool:
     [True, True, False, False]
     """
     h, w = face.shape[:2]
-    ink = glyphs.ink_mask(face, 41, 0.4) if ink is None else ink
+    ink = face_ink(face) if ink is None else ink
     x0, x1, y0, y1 = _FIGURE
     m = ink[round(y0 * h): round(y1 * h), round(x0 * w): round(x1 * w)] > 0
     mh, mw = m.shape
@@ -401,8 +409,8 @@ _GLARE_REACH = (0.08, 0.06)
 
 
 def bare_points(face: np.ndarray, ink: np.ndarray | None = None) -> frozenset[tuple[float, float]]:
-    """The LAYOUT_POINTS of ``face`` on plain paper: no ink round them (``ink``: the face's
-    ink_mask, where it was made already), as bright as the face's paper, no glare burnt out
+    """The LAYOUT_POINTS of ``face`` on plain paper: no ink round them (``ink``: face_ink,
+    where it was made already), as bright as the face's paper, no glare burnt out
     within a pip's reach. A thumb, another card's print or glare over or beside a point leaves
     it out: no pip shows there, but one may lie under it.
 
@@ -412,7 +420,7 @@ def bare_points(face: np.ndarray, ink: np.ndarray | None = None) -> frozenset[tu
     [(0.5, 0.35)]
     """
     h, w = face.shape[:2]
-    ink = glyphs.ink_mask(face, 41, 0.4) if ink is None else ink
+    ink = face_ink(face) if ink is None else ink
     grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
     x0, x1, y0, y1 = _whole_region(h, w)
     burnt = face.min(axis=2) >= BURNT
