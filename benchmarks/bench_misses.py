@@ -43,8 +43,8 @@ def main() -> int:
     ap.add_argument("--enrolled", action="store_true", help="each deck enrolled first (see above)")
     args = ap.parse_args()
     known = [s.name for s in SETS if s.view == "face"]
-    names = args.sets.split(",") if args.sets else known
-    conditions = args.conditions.split(",") if args.conditions else list(CONDITIONS)
+    names = args.sets.split(",") if args.sets is not None else known
+    conditions = args.conditions.split(",") if args.conditions is not None else list(CONDITIONS)
     for name in names:
         if name not in known:
             print(f"bench_misses: no set {name!r} of whole-card photos; the sets: {', '.join(known)}", file=sys.stderr)
