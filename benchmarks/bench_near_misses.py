@@ -1,6 +1,6 @@
 """Rendered near-misses that are hard for the generic reader: how often it names a wrong card.
 
-    python benchmarks/bench_near_misses.py [--cases four-colour,monochrome,...]
+    python benchmarks/bench_near_misses.py [--cases four-colour,monochrome,...] [--enrolled [--enrolled-bar P]]
 
 Each case reads the 52 cards of a rendered deck (the 40 pip cards, where it says so) in two
 frames (upright, and turned), each in window mode (the card's outline given) and find mode (the
@@ -18,6 +18,10 @@ probe of the reader turned up, kept so that a change to the reader shows what it
   corner covered: two cards in one picture, so any card named is wrong; under glare, the same
   without the thumb, a lamp's glare spot (vision.sim.casts.glare_at, placed by the card) over the
   face, and beside them a pip card's own body so (what the glare costs a card read in one corner).
+
+``--enrolled``: the same with the rendered deck enrolled first (each card rendered plainly, found
+upright in a frame, as `faro-box enroll` takes a photo), read as the box reads an enrolled deck;
+``--enrolled-bar``: its prototypes' bar instead of the shipped one (learned_reader.ENROLLED).
 """
 
 from __future__ import annotations
@@ -31,6 +35,10 @@ import cv2
 import numpy as np
 
 from faro_box.cards import FULL_DECK, Card, Rank, Suit
+from faro_box.commands.vision import enroll_views
+from faro_box.vision.canonical import warp_quad
+from faro_box.vision.learned_reader import Acceptance
+from faro_box.vision.profile import DeckProfile
 from faro_box.vision.reader import Reader
 from faro_box.vision.sim import synth
 from faro_box.vision.sim.casts import glare, glare_at
@@ -137,6 +145,17 @@ CASES: dict[str, Case] = {
 }
 
 
+def enrolled_deck() -> DeckProfile:
+    """The rendered deck enrolled as a user enrols one: each card found upright in a frame."""
+    seen = []
+    rng = np.random.default_rng(0)
+    for card in FULL_DECK:
+        quad = synth.card_quad(640, 480, 360, 0.0, (320, 240), 0.02, rng)
+        frame = synth.place_card(synth.light_background(640, 480, rng), render_card(card), quad)
+        seen.append((card, warp_quad(frame, quad)))
+    return enroll_views(seen, view="face", name="rendered")
+
+
 def run(case: Case, reader: Reader) -> tuple[int, int, int, list[str]]:
     right = wrong = reads = 0
     named: list[str] = []
@@ -159,13 +178,21 @@ def run(case: Case, reader: Reader) -> tuple[int, int, int, list[str]]:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", help="comma-separated case names (default: all)")
+    ap.add_argument("--enrolled", action="store_true", help="enrol the rendered deck first")
+    ap.add_argument("--enrolled-bar", type=float, help="the enrolled prototypes' bar (default: the shipped one)")
     args = ap.parse_args()
     chosen = args.cases.split(",") if args.cases else list(CASES)
     unknown = [c for c in chosen if c not in CASES]
     if unknown:
         print(f"bench_near_misses: no case {unknown[0]!r}; the cases: {', '.join(CASES)}", file=sys.stderr)
         return 2
-    reader = Reader()
+    if args.enrolled_bar is not None and not (args.enrolled and 0.0 < args.enrolled_bar < 1.0):
+        print(f"bench_near_misses: --enrolled-bar {args.enrolled_bar!r}: a probability between 0 and 1, "
+              "with --enrolled", file=sys.stderr)
+        return 2
+    reader = Reader(enrolled_deck()) if args.enrolled else Reader()
+    if args.enrolled_bar is not None:
+        reader.accept = Acceptance(args.enrolled_bar, args.enrolled_bar)
     print("| case | reads | right | abstained | wrong | wrong reads, first few |")
     print("|---|---|---|---|---|---|")
     for name in chosen:

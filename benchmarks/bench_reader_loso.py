@@ -25,7 +25,10 @@ the thresholds over all the sets the network did not train on (what the shipped 
 values are chosen from). --shipped-enrolled-bar reads the enrolled columns at the box's own bar
 (learned_reader.ENROLLED, at the temperature enrolment gives a deck) instead of one tuned with
 the set left out: the generic columns are the same either way. --shipped-generic-bar reads the
-generic columns at the box's own bar (learned_reader.GENERIC) in the same way.
+generic columns at the box's own bar (learned_reader.GENERIC) in the same way. The last four
+columns are the box's enrolled reading at the bar another rule gives with the set left out
+(tune_box_enrolled: at enrolment's temperature, at most 0.1% wrong of each other set and
+condition, not pooled), whatever the flags.
 """
 
 from __future__ import annotations
@@ -216,6 +219,33 @@ def tune_enrolled(reader: Reader, records: list[Record]) -> tuple[float, float]:
     return (best[1], best[2]) if best is not None else (TEMPERATURES[0], GRID[-1])
 
 
+def box_tally(enrolled: Reader | None, generic: Reader, recs: list[Record], gen_recs: list[Record],
+              bars: tuple[float, float | None, float]) -> Tally:
+    """The box's enrolled reading (box_enrolled) of ``recs`` at ``bars``, counted."""
+    generic_of = {id(g.item): g for g in gen_recs}
+    tally = Tally()
+    for r in recs:
+        tally.add(r.item, *box_enrolled(enrolled, generic, r, generic_of[id(r.item)], bars))
+    return tally
+
+
+def tune_box_enrolled(readers: dict[str, Reader], generic: Reader, enr: dict, gen: dict, names: list[str]) -> float:
+    """The smallest bar, at enrolment's temperature, at which the box's enrolled reading names at
+    most TARGET_WRONG of the cards of every one of ``names``'s sets, in every mode and condition
+    (each set and condition its own, not pooled: a deck the box meets is one deck)."""
+    for t in GRID:
+        if all(wrong_share(box_tally(readers[f"{name}/{m}"], generic, recs, gen[name][(m, c)],
+                                     (t, ENROL.temperature, GENERIC.rank))) <= TARGET_WRONG
+               for name in names for (m, c), recs in enr[name].items()):
+            return t
+    return GRID[-1]
+
+
+def wrong_share(tally: Tally) -> float:
+    n = tally.c["n"] + tally.c["empty"]
+    return (tally.c["wrong"] + tally.c["empty_wrong"]) / n if n else 0.0
+
+
 def quad_of(s: RealSet, image: np.ndarray, item: Item, mode: str) -> np.ndarray | None:
     if mode == "end to end":
         return find_card(image)
@@ -403,6 +433,9 @@ def main() -> int:
         return [r for s in chosen if not s.in_sample and s.name != exclude
                 for recs in table[s.name].values() for r in recs]
 
+    def out_of_sample(exclude: str) -> list[str]:
+        return [s.name for s in chosen if not s.in_sample and s.name != exclude]
+
     any_enrolled = next(iter(enr_readers.values()), generic)
     if args.calibrate:
         print(f"generic threshold over every out-of-sample set: {tune(generic, pool(gen, '')):.4f}")
@@ -412,13 +445,17 @@ def main() -> int:
         print(f"enrolled temperature and threshold over every out-of-sample set: {temperature} {t:.4f}")
         print(f"enrolled threshold beside the deck's own templates over every out-of-sample set: "
               f"{tune(any_enrolled, pool(enr, ''), temperature, rule=both):.4f}")
+        print(f"the box's enrolled bar at enrolment's temperature {ENROL.temperature}, at most "
+              f"{100 * TARGET_WRONG:.1f} % wrong on each out-of-sample set and condition: "
+              f"{tune_box_enrolled(enr_readers, generic, enr, gen, out_of_sample('')):.4f}")
     print("\nLeave one set out: correct / wrong / abstain, % of the left-out set's cards "
           "(wrong counts a card named on an empty slot too); threshold tuned on the other out-of-sample sets")
     head = "| set | in-sample | mode | n | classical generic as shot | t | generic as shot | generic Pi cast | " \
            "generic glare | t | joint generic as shot | joint Pi cast | joint glare | t | learned enrolled as shot | " \
            "learned enrolled Pi cast | learned enrolled glare | t | joint enrolled as shot | joint enrolled Pi cast | " \
            "joint enrolled glare | classical enrolled as shot | classical enrolled Pi cast | classical enrolled glare | " \
-           "enrolled, else generic, as shot | enrolled, else generic, Pi cast | enrolled, else generic, glare |"
+           "enrolled, else generic, as shot | enrolled, else generic, Pi cast | enrolled, else generic, glare | " \
+           "t (no other set wrong) | the same as shot | the same Pi cast | the same glare |"
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     for s in chosen:
@@ -428,6 +465,8 @@ def main() -> int:
         temp_e, t_e = tune_enrolled(any_enrolled, pool(enr, s.name))
         # The enrolled deck's prototypes beside its own templates, joined as the generic reading is.
         t_be = max(t_e, tune(any_enrolled, pool(enr, s.name), temp_e, rule=both))
+        # The shipped bar's own rule (tune_box_enrolled), with this set left out.
+        t_box = tune_box_enrolled(enr_readers, generic, enr, gen, out_of_sample(s.name))
         if args.shipped_enrolled_bar:
             temp_e, t_e, t_be = ENROL.temperature, ENROLLED.rank, ENROLLED.rank
         if args.shipped_generic_bar:
@@ -457,14 +496,14 @@ def main() -> int:
                     tally.add(r.item, *((second.card, second.rank) if second is not None else (r.fixed, None)))
                 cells.append(tally.text() if recs else "—")
             enrolled = enr_readers.get(f"{s.name}/{m}")
-            for c in CONDITIONS:  # the box's enrolled reading: where the deck's own abstains, the generic one
-                recs = enr[s.name].get((m, c))
-                generic_of = {id(g.item): g for g in gen[s.name][(m, c)]}
-                tally = Tally()
-                for r in recs or ():
-                    tally.add(r.item, *box_enrolled(enrolled, generic, r, generic_of[id(r.item)],
-                                                    (t_be, temp_e, t_b)))
-                cells.append(tally.text() if recs else "—")
+            # The box's enrolled reading (where the deck's own abstains, the generic one), at the
+            # bar above, then at the bar the shipped one's rule gives with this set left out.
+            for k, bars in enumerate(((t_be, temp_e, t_b), (t_box, ENROL.temperature, GENERIC.rank))):
+                if k:
+                    cells.append(f"{t_box:.3f} (T {ENROL.temperature})")
+                for c in CONDITIONS:
+                    recs = enr[s.name].get((m, c))
+                    cells.append(box_tally(enrolled, generic, recs, gen[s.name][(m, c)], bars).text() if recs else "—")
             n = sum(1 for r in gen[s.name][(m, "as shot")] if not r.item.empty)
             print(f"| {s.name} | {'yes' if s.in_sample else 'no'} | {m} | {n} | {classical[(s.name, m)]} | "
                   + " | ".join(cells) + " |")
