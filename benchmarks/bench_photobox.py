@@ -5,6 +5,7 @@
     python benchmarks/bench_photobox.py --find-window         # no window given: the tracker finds it
     python benchmarks/bench_photobox.py --enrolled            # each deck enrolled first, as a dealer would
     python benchmarks/bench_photobox.py --hurried 0.2         # a fifth of the cards pushed on at once
+    python benchmarks/bench_photobox.py --slot-frame --sets ov7670-slot  # the slot camera's whole frame as the card
 
 Each set of ../shared/data that shows whole cards gives one face per card (benchmarks/
 real_faces.py); a video (vision/sim/photobox.PhotoBox) deals them through the simulated box with
@@ -55,16 +56,17 @@ from faro_box.vision.sim.synth import PI_CAMERA_CAST  # noqa: E402
 ENROL_GROUP = {"ov7670-slot": "2024-04-19", "odd-deck-table-crops": "1"}
 
 
-def enrolled(name: str, data: Path = DATA) -> tuple[Reader, dict[Card, np.ndarray], int, str]:
+def enrolled(name: str, data: Path = DATA, *, slot_frame: bool = False,
+             ) -> tuple[Reader, dict[Card, np.ndarray], int, str]:
     """The box's reader with set ``name``'s deck enrolled, the faces its videos deal, how many
-    cards gave no face, and what enrolled."""
+    cards gave no face, and what enrolled (``slot_frame``: as real_faces.face's)."""
     group = ENROL_GROUP.get(name)
     if group is None:
-        deck, lacking = faces(name, data)
+        deck, lacking = faces(name, data, slot_frame=slot_frame)
         enrol, said = deck, "enrolled from the photos the videos deal"
     else:
-        enrol, _ = faces(name, data, group=group)
-        deck, lacking = faces(name, data, other_than=group)
+        enrol, _ = faces(name, data, group=group, slot_frame=slot_frame)
+        deck, lacking = faces(name, data, other_than=group, slot_frame=slot_frame)
         said = f"enrolled from session {group!r}, the videos dealing the other sessions' photos"
     seen = []
     for card, face in enrol.items():
@@ -85,6 +87,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--hurried", type=float, metavar="SHARE", default=0.0,
                         help="each card but the first and the last pushed on at once with this chance, the thumb "
                              "on it from the moment the card above clears the window: never seen in full view")
+    parser.add_argument("--slot-frame", action="store_true",
+                        help="a slot camera's whole frame is the card (a window a little loose round it), "
+                             "not the card its finder finds")
     args = parser.parse_args(argv)
     if not DATA.is_dir():
         print(f"no real photographs at ../shared/data ({DATA}): nothing to measure")
@@ -95,14 +100,14 @@ def main(argv: list[str]) -> int:
     for name in args.sets:
         if args.enrolled:
             try:
-                reader, deck, lacking, said = enrolled(name)
+                reader, deck, lacking, said = enrolled(name, slot_frame=args.slot_frame)
             except VisionError as exc:
                 print(f"{name}: enrolment refused: {exc}", flush=True)
                 continue
             print(f"{name}: {said}", flush=True)
         else:
             reader = generic
-            deck, lacking = faces(name)
+            deck, lacking = faces(name, slot_frame=args.slot_frame)
         rng = np.random.default_rng([args.seed, len(name)])
         totals: Counter[str] = Counter()
         reasons: Counter[str] = Counter()

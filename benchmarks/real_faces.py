@@ -56,8 +56,10 @@ def photos(name: str, data: Path = DATA) -> list[Photo]:
     return out
 
 
-def face(name: str, photo: Photo) -> np.ndarray | None:
-    """The card's upright face in ``photo`` (any size), or None when the finder finds no card."""
+def face(name: str, photo: Photo, *, slot_frame: bool = False) -> np.ndarray | None:
+    """The card's upright face in ``photo`` (any size), or None when the finder finds no card.
+    ``slot_frame``: a slot camera's whole frame is the face, the slot's dark floor at its edges
+    (as a window calibrated a little loose round the card shows it), not what the finder finds."""
     image = cv2.imread(str(photo.path))
     if image is None:
         return None
@@ -65,14 +67,17 @@ def face(name: str, photo: Photo) -> np.ndarray | None:
         return image
     if name in SLOT:  # the card turned a quarter, the slot's floor around it
         image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+        if slot_frame:
+            return image
     quad = find_card(image)
     return None if quad is None else warp_quad(image, quad)
 
 
 def faces(name: str, data: Path = DATA, group: str | None = None,
-          other_than: str | None = None) -> tuple[dict[Card, np.ndarray], int]:
+          other_than: str | None = None, *, slot_frame: bool = False) -> tuple[dict[Card, np.ndarray], int]:
     """One face per card of set ``name`` (the first photo of each card that gives one; only
-    photos of ``group`` when given, none of ``other_than``), and how many of the set's cards gave none."""
+    photos of ``group`` when given, none of ``other_than``; ``slot_frame`` as face's), and how
+    many of the set's cards gave none."""
     got: dict[Card, np.ndarray] = {}
     cards: set[Card] = set()
     for photo in photos(name, data):
@@ -81,7 +86,7 @@ def faces(name: str, data: Path = DATA, group: str | None = None,
         cards.add(photo.card)
         if photo.card in got:
             continue
-        f = face(name, photo)
+        f = face(name, photo, slot_frame=slot_frame)
         if f is not None:
             got[photo.card] = f
     return got, len(cards) - len(got)

@@ -35,7 +35,7 @@ class _Stills(Tracker):
             self._last_taken = view
         return []
 
-    def _note_covered(self, image: np.ndarray, view: _View, frame: int) -> list[TrackEvent]:
+    def _note_covered(self, image: np.ndarray, view: _View, frame: int, *, dark: bool = False) -> list[TrackEvent]:
         return []  # a still is taken only in full view: a covered picture would teach the thumb
 
 

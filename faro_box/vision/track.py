@@ -258,6 +258,7 @@ class _Covered:
     # Kept after the card before it was seen moving off: another card than any asked about
     # before it, even where their print looks alike.
     fresh: bool = False
+    dark: bool = False  # no paper showed at all: a card too dark to see, or a hand over the window
 
 
 class Tracker:
@@ -487,6 +488,12 @@ class Tracker:
             return settled
         if not view.visible and not view.paperless:
             return self._note_covered(image, view, frame)
+        if view.paperless and self._exposed and len(self._exposed) < DECK_SIZE and not self._empty:
+            # Mid-deal the box is never empty: a still picture with no paper in it is a card the
+            # camera saw too dark to tell as paper (a frame it underexposed), or a hand laid over
+            # the window. It is kept as a covered card is, so that a card dealt so is asked about
+            # should another follow, never skipped in silence.
+            return self._note_covered(image, view, frame, dark=True)
         if view.visible:
             if not self._disturbed:
                 # The reference stays the picture the card was read from: followed here, a thumb
@@ -676,19 +683,22 @@ class Tracker:
 
     # ---- a card that never lay in full view ---------------------------------------------------
 
-    def _note_covered(self, image: np.ndarray, view: _View, frame: int) -> list[TrackEvent]:
+    def _note_covered(self, image: np.ndarray, view: _View, frame: int, *, dark: bool = False) -> list[TrackEvent]:
         """A still picture with something over the edge: a thumb on the card read last, or a new
         card whose own picture reaches its edge (a deck's first court, before its print is
         known). The new card is kept, so that it is asked about should the next card follow
-        before it lies in full view: a card dealt is never skipped in silence."""
+        before it lies in full view: a card dealt is never skipped in silence. ``dark``: no paper
+        shows at all (a card too dark to see, a hand): the whole picture is compared."""
         assert view.ink is not None
-        cover = self._cover(view.ink)
+        cover = None if dark else self._cover(view.ink)
         if cover is None:
             cover = np.zeros(view.ink.shape, bool)
         if not _shows_enough(cover):
             return []  # a hand over most of the window: nothing to tell a card by
         if not self._top_gone and self._ref is not None and self._differs(view, self._ref, cover) is False:
             return []  # the card read last, under a thumb
+        if dark and self._covered is not None and self._covered.dark and not self._top_gone:
+            return []  # two dark pictures of one card differ by the camera's noise alone
         if self._covered is not None and not self._top_gone \
                 and self._differs(view, self._covered.view, cover | self._covered.cover) is not True:
             return []
@@ -704,7 +714,8 @@ class Tracker:
             self._top_gone = False
             return events
         guess = ([reading.card] if reading.card is not None else []) + list(reading.candidates)
-        self._covered = _Covered(view, cover, frame, self._snapshot(image), tuple(guess), fresh=self._top_gone)
+        self._covered = _Covered(view, cover, frame, self._snapshot(image), tuple(guess), fresh=self._top_gone,
+                                 dark=dark)
         self._top_gone = False
         return events
 
@@ -728,10 +739,13 @@ class Tracker:
         other = self._top_gone or self._differs(view, kept.view, kept.cover if cover is None else kept.cover | cover)
         if other is None:
             return []  # too little shows to tell: the card stays kept
+        if kept.dark and other and self._ref is not None and self._differs(view, self._ref, cover) is False:
+            other = False  # a hand lifted off the card read last: nothing was dealt under it
         self._covered = None
         if not other:
             return []  # the same card, in full view at last: it is read now
-        return self._ask_kept(kept, "a card lay on the box too briefly to be seen in full view")
+        return self._ask_kept(kept, "a card lay on the box too dark to be seen" if kept.dark
+                              else "a card lay on the box too briefly to be seen in full view")
 
     def _ask_kept(self, kept: _Covered, why: str) -> list[TrackEvent]:
         """A card kept by ``_note_covered``, dealt unread: asked about (held behind a question

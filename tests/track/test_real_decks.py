@@ -97,6 +97,21 @@ def test_a_real_deck_enrolled_first_is_dealt_through_the_box_without_a_wrong_car
         assert result["questions"] <= 1.5 * box.cards
 
 
+def test_a_card_the_slot_camera_saw_too_dark_to_show_paper_is_asked_about_not_skipped(shared_data):
+    # ov7670-slot's second session, each whole frame the card (the slot's dark floor at its edges,
+    # as a window a little loose round the card shows it): its 8H and KS are its darkest photos,
+    # with no paper the tracker could see. It took them for the empty box and skipped each in
+    # silence, every later card announced one place early.
+    from bench_photobox import enrolled
+    from bench_tracker import run_deal
+
+    reader, dealt, _, _ = enrolled("ov7670-slot", shared_data, slot_frame=True)
+    box = PhotoBox(dealt, seed=1000, nuisance=0.06)
+    result = run_deal(box, reader)
+    assert (result["missed"], result["wrong"], result["duplicated"]) == (0, 0, 0), result["first_wrong"]
+    assert "a card lay on the box too dark to be seen" in result["reasons"]
+
+
 # One photo of phone-black-pink is much bluer than the rest (its king of hearts; the others are
 # pink). Once the king was read, a black card after it was "no paper" under the king's white, so
 # it was never looked at and was skipped in silence; with seed 5 the king is the first card read.

@@ -100,6 +100,53 @@ def test_a_card_too_briefly_still_to_be_read_is_asked_about_never_skipped():
                                           ("confirm", 2, None), ("card", 3, box.deck[3]), ("card", 4, box.deck[4])]
 
 
+def test_a_card_the_camera_saw_too_dark_to_show_paper_is_asked_about_never_skipped():
+    # A camera that underexposed every frame of one card (an LED flickering, auto exposure
+    # lagging): no paper shows, as in an empty box. Mid-deal the box is never empty: before,
+    # the card was skipped in silence and every later card announced one place early.
+    box = SimBox(seed=12, nuisance=0.3, cards=5)
+    dark = box.deck[2]
+    reader = TruthReader(box, script=lambda frame, card: Scripted(None, 0.2, ()) if card == dark else None)
+    tracker = Tracker(reader, window=box.window)
+    events = []
+    for n in range(len(box)):
+        reader.frame = n
+        frame = box.frame(n)
+        if box.truth(n).card == dark:
+            frame = (frame * 0.2).astype(np.uint8)
+            assert not tracker.sees_card(frame)  # no paper in it at all
+        for event in tracker.update(frame, n):
+            events.append(event)
+            if isinstance(event, NeedsConfirmation):
+                assert event.reason == "a card lay on the box too dark to be seen"
+                tracker.confirm(event.index, dark)
+    assert [label(e) for e in events] == [("card", 0, box.deck[0]), ("card", 1, box.deck[1]),
+                                          ("confirm", 2, None), ("card", 3, box.deck[3]), ("card", 4, box.deck[4])]
+
+
+def test_a_hand_laid_still_over_the_card_read_last_asks_nothing():
+    # No paper shows under a hand over the whole window either: once it lifts off the same
+    # card, nothing was dealt.
+    box = SimBox(seed=12, nuisance=0.0, cards=4, still=(40, 60))
+    top = box.expected()[1].frame + 10  # card 1 lies read, still, in full view
+    reader = TruthReader(box, script=lambda frame, card: Scripted(None, 0.2, ()) if top <= frame < top + 8 else None)
+    tracker = Tracker(reader, window=box.window)
+    events = []
+    for n in range(len(box)):
+        reader.frame = n
+        frame = box.frame(n)
+        if top <= n < top + 8:
+            frame = frame.copy()
+            x0, y0 = box.window.min(axis=0).astype(int) - 10
+            x1, y1 = box.window.max(axis=0).astype(int) + 10
+            hand = np.random.default_rng(n).normal(0.0, 12.0, (y1 - y0, x1 - x0, 1)) + box._skin
+            for finger in range(4):  # the gaps between fingers: a hand's own print
+                hand[:, (finger + 1) * (x1 - x0) // 5 - 2:(finger + 1) * (x1 - x0) // 5 + 2] *= 0.6
+            frame[y0:y1, x0:x1] = np.clip(hand, 0, 255).astype(np.uint8)
+        events += tracker.update(frame, n)
+    assert [label(e) for e in events] == expected_labels(box)
+
+
 def test_a_reading_the_deck_forbids_becomes_a_question_not_a_card():
     box = SimBox(seed=9, nuisance=0.3, cards=4)
     soda = box.deck[0]
