@@ -22,7 +22,10 @@ this camera's picture matches itself from one still frame to the next.
 
 Without a calibrated window the tracker finds it: the card's outline, found at the same place
 on a few still frames in a row with nothing over its edge, becomes the window. Until then it
-reads nothing: a card is never named from a frame whose window is unknown.
+reads nothing: a card is never named from a frame whose window is unknown. It keeps the first
+still picture after each change meanwhile, and once the window is known looks at those through
+it, in order, as it would have then: the cards dealt before it was found are read or asked
+about, and the rest keep their places.
 
 An unsure picture is read again on the next still frames, each time another way, in turns: as
 it is; with the mid-tones brightened (the ink must be darker to count, so the thin pale gap a
@@ -64,6 +67,11 @@ _CELL_AREA = (VIEW_W // _CELLS[0]) * (VIEW_H // _CELLS[1])
 # 85 %, none wrong; on the real feeder-corner photos alone it misreads 24 of 795, hence the gate.
 _LIGHTER = (255.0 * (np.arange(256) / 255.0) ** 0.6).round().astype(np.uint8)
 _STACK = 3  # still frames averaged at most: more would cost the 3-frame latency
+# Still pictures kept while no window is known, read once it is found: a deck's worth, each a
+# JPEG (a VGA frame kept raw is 0.9 MB; at this quality about a tenth of that).
+SEEK_KEPT = DECK_SIZE
+SEEK_QUALITY = 95
+_SEEK_WIDTH = 80  # the frame's width when telling, while seeking, whether anything moved
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,6 +283,9 @@ class Tracker:
         self._seeds = _seed_strip(VIEW_W, VIEW_H, self._band)
         self._seeds_u8 = self._seeds.astype(np.uint8)
         self._seen: tuple[np.ndarray, int] | None = None  # no window yet: the outline found, how often
+        self._unseen: list[tuple[int, np.ndarray]] = []  # no window yet: still pictures kept (_keep_unseen)
+        self._unseen_prev: np.ndarray | None = None  # the last frame seen while seeking, small and grey
+        self._unseen_moved = True  # something changed since the last picture kept
         self._kernel = np.ones((3, 3), np.uint8)
         self._exposed: list[Card | None] = []  # None: waiting for the dealer's confirmation
         self._cards_out: Callable[[], Sequence[Card | None]] | None = None  # the table's view (follow)
@@ -461,8 +472,48 @@ class Tracker:
 
     def _step(self, image: np.ndarray, frame: int) -> list[TrackEvent]:
         image = check_image(image)
-        if self.window is None and not self._seek(image):
-            return []
+        if self.window is None:
+            if not self._seek(image):
+                self._keep_unseen(image, frame)
+                return []
+            return self._replay() + self._step_at(image, frame)
+        return self._step_at(image, frame)
+
+    def _keep_unseen(self, image: np.ndarray, frame: int) -> None:
+        """No window yet: keep the first still picture after each change, so that the cards dealt
+        while the window was sought can be read once it is found (the last SEEK_KEPT pictures,
+        each kept as a JPEG of SEEK_QUALITY: that many frames kept raw would outgrow the box)."""
+        height = max(1, round(_SEEK_WIDTH * image.shape[0] / image.shape[1]))
+        small = cv2.cvtColor(cv2.resize(image, (_SEEK_WIDTH, height), interpolation=cv2.INTER_AREA),
+                             cv2.COLOR_BGR2GRAY)
+        if self._unseen_prev is None or self._unseen_prev.shape != small.shape \
+                or self._changed(small, self._unseen_prev) > self.settings.motion:
+            self._unseen_moved = True
+        elif self._unseen_moved:
+            self._unseen_moved = False
+            ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, SEEK_QUALITY])
+            if ok:
+                self._unseen.append((frame, jpeg))
+                del self._unseen[:-SEEK_KEPT]
+        self._unseen_prev = small
+
+    def _replay(self) -> list[TrackEvent]:
+        """The window just found: the still pictures kept while it was sought, looked at through it
+        in order as the frames they were, each as it first lay still. A card dealt before the window
+        was found is then read, or asked about, and the cards after it keep their places; before,
+        the first card read through the window was taken for the soda."""
+        kept, self._unseen, self._unseen_prev = self._unseen, [], None
+        events: list[TrackEvent] = []
+        for n, jpeg in kept:
+            picture = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+            if picture is None:
+                continue  # pragma: no cover - OpenCV decodes what it encoded
+            for _ in range(self.settings.still_frames + 1):  # moved in, then lying still
+                events += self._step_at(picture, n)
+        return events
+
+    def _step_at(self, image: np.ndarray, frame: int) -> list[TrackEvent]:
+        """One frame through the known window."""
         view = self._look(image)
         s = self.settings
         settled: list[TrackEvent] = []

@@ -75,6 +75,20 @@ def run_box(box: SimBox, reader: TruthReader, tracker: Tracker | None = None,
     return events
 
 
+def run_answered(box: SimBox, reader: TruthReader, tracker: Tracker,
+                 picture: Callable[[int], np.ndarray] | None = None) -> list[TrackEvent]:
+    """``run_box`` with each question answered at once by the card the deal put at its index, as
+    a dealer looking at the box would; ``picture``: frame n as the camera gives it (default the box's)."""
+    events: list[TrackEvent] = []
+    for n in range(len(box)):
+        reader.frame = n
+        for event in tracker.update(box.frame(n) if picture is None else picture(n), n):
+            events.append(event)
+            if isinstance(event, NeedsConfirmation):
+                tracker.confirm(event.index, box.deck[event.index])
+    return events
+
+
 def still_frames(box: SimBox) -> list[np.ndarray]:
     """One clean, still frame of each card the box deals, in order."""
     return [box.frame(next(n for n in range(len(box)) if box.truth(n).card == c and box.truth(n).clean))
