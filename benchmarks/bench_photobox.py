@@ -6,6 +6,7 @@
     python benchmarks/bench_photobox.py --enrolled            # each deck enrolled first, as a dealer would
     python benchmarks/bench_photobox.py --hurried 0.2         # a fifth of the cards pushed on at once
     python benchmarks/bench_photobox.py --slot-frame --sets ov7670-slot  # the slot camera's whole frame as the card
+    python benchmarks/bench_photobox.py --answer-after 120    # a dealer taking four seconds to answer
 
 Each set of ../shared/data that shows whole cards gives one face per card (benchmarks/
 real_faces.py); a video (vision/sim/photobox.PhotoBox) deals them through the simulated box with
@@ -41,7 +42,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_tracker import run_deal  # noqa: E402
+from bench_tracker import ANSWER_AFTER, run_deal  # noqa: E402
 from real_faces import DATA, WHOLE_CARD_SETS, faces  # noqa: E402
 
 from faro_box.cards import Card  # noqa: E402
@@ -87,10 +88,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--hurried", type=float, metavar="SHARE", default=0.0,
                         help="each card but the first and the last pushed on at once with this chance, the thumb "
                              "on it from the moment the card above clears the window: never seen in full view")
+    parser.add_argument("--answer-after", type=int, metavar="FRAMES", default=ANSWER_AFTER,
+                        help=f"frames the simulated dealer takes to answer a question (default {ANSWER_AFTER})")
     parser.add_argument("--slot-frame", action="store_true",
                         help="a slot camera's whole frame is the card (a window a little loose round it), "
                              "not the card its finder finds")
     args = parser.parse_args(argv)
+    if args.answer_after < 0:
+        parser.error(f"--answer-after {args.answer_after!r}: a number of frames, 0 or more")
     if not DATA.is_dir():
         print(f"no real photographs at ../shared/data ({DATA}): nothing to measure")
         return 0
@@ -119,7 +124,7 @@ def main(argv: list[str]) -> int:
             pushed = [i for i in range(1, len(deck) - 1) if rng.random() < args.hurried] if args.hurried else []
             box = PhotoBox(deck, seed=args.seed * 1000 + d, nuisance=nuisance, cast=cast, defocus=defocus,
                            hurried=pushed)
-            r = run_deal(box, reader, window=not args.find_window)
+            r = run_deal(box, reader, window=not args.find_window, answer_after=args.answer_after)
             for key in ("missed", "duplicated", "wrong", "questions", "withdrawn", "frames", "unseen", "misread"):
                 totals[key] += r[key]
             totals["cards"] += box.cards

@@ -49,9 +49,10 @@ def deal(seed: int, nuisance: float, reader: Reader, pause: float | None = None,
     return run_deal(SimBox(seed=seed, nuisance=nuisance, pause=pause, hurried=pushed), reader)
 
 
-def run_deal(box: SimBox, reader: CardReader, window: bool = True) -> dict:
+def run_deal(box: SimBox, reader: CardReader, window: bool = True, answer_after: int = ANSWER_AFTER) -> dict:
     """One deal of ``box`` through a tracker (the box's window given, or found by the tracker
-    when ``window`` is False), a simulated dealer answering its questions."""
+    when ``window`` is False), a simulated dealer answering its questions ``answer_after``
+    frames after each is asked."""
     tracker = Tracker(reader, window=box.window.tolist() if window else None)
     first_clean = {e.index: e.frame for e in box.expected() if e.kind is Expect.CARD}
     announced: list[CardExposed] = []
@@ -98,11 +99,11 @@ def run_deal(box: SimBox, reader: CardReader, window: bool = True) -> dict:
         cpu += spent
         slowest = max(slowest, spent)
         per_frame.append(spent)
-        take(events, n + ANSWER_AFTER)
+        take(events, n + answer_after)
         answer(n)
     # The video ended: the tracker says what it left open, and the dealer answers every question
     # still open, those from before the end too, until nothing more follows.
-    end = len(box) + ANSWER_AFTER  # later than any answer still due
+    end = len(box) + answer_after  # later than any answer still due
     take(tracker.finish(), end)
     while pending:
         answer(end)

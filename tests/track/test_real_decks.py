@@ -112,18 +112,17 @@ def test_a_card_the_slot_camera_saw_too_dark_to_show_paper_is_asked_about_not_sk
     assert "a card lay on the box too dark to be seen" in result["reasons"]
 
 
-def test_a_dealer_slow_to_answer_loses_no_card_on_a_small_noisy_camera(shared_data, monkeypatch):
+def test_a_dealer_slow_to_answer_loses_no_card_on_a_small_noisy_camera(shared_data):
     # While the dealer is asked about one card, the next unread ones are held. They were taken
     # for one card unless the tracker saw the card above move off, which the OV7670's noisy
     # low-resolution frames seldom show: a dealer taking four seconds to answer lost cards in
     # silence, every later card a place off.
-    import bench_tracker
+    from bench_tracker import run_deal
 
     from faro_box.vision.reader import Reader
 
-    monkeypatch.setattr(bench_tracker, "ANSWER_AFTER", 120)  # frames: four seconds at 30 a second
     box = PhotoBox(faces("ov7670-slot", shared_data)[0], seed=1000, nuisance=0.06)
-    result = bench_tracker.run_deal(box, Reader())
+    result = run_deal(box, Reader(), answer_after=120)  # frames: four seconds at 30 a second
     assert (result["missed"], result["wrong"], result["duplicated"]) == (0, 0, 0), result["first_wrong"]
 
 
