@@ -501,8 +501,8 @@ class Tracker:
     def _replay(self) -> list[TrackEvent]:
         """The window just found: the still pictures kept while it was sought, looked at through it
         in order as the frames they were, each as it first lay still. A card dealt before the window
-        was found is then read, or asked about, and the cards after it keep their places; before,
-        the first card read through the window was taken for the soda."""
+        was found is then read, or asked about, and the cards after it keep their places: the first
+        card read through the window is not taken for the soda."""
         kept, self._unseen, self._unseen_prev = self._unseen, [], None
         events: list[TrackEvent] = []
         for n, jpeg in kept:
@@ -811,9 +811,9 @@ class Tracker:
     def _another_unread(self, view: _View, fresh: bool, cover: np.ndarray | None = None) -> bool:
         """Whether an unread picture, while the dealer is asked about an earlier card, is another
         card than the unread one held last: unless it plainly shows that same card again, it is
-        asked about too. Taking every unread picture in a row for one card lost the cards dealt
-        while a dealer took a few seconds to answer, each later card then a place off; a small
-        noisy camera's picture of one card passing for another costs a question instead."""
+        asked about too. Taken for one card, the unread pictures in a row would lose the cards
+        dealt while a dealer takes a few seconds to answer, each later card then a place off; a
+        small noisy camera's picture of one card passing for another costs a question instead."""
         last = self._held[-1] if self._held else None
         if last is None or last.card is not None or fresh or last.view is None:
             return True
