@@ -251,7 +251,6 @@ class _Held:
     candidates: tuple[Card, ...] = ()
     snapshot: np.ndarray | None = field(default=None, compare=False, repr=False)
     why: str = ""
-    view: _View | None = field(default=None, compare=False, repr=False)  # an unread card's picture
 
 
 @dataclass(frozen=True, slots=True)
@@ -803,21 +802,12 @@ class Tracker:
         """A card kept by ``_note_covered``, dealt unread: asked about (held behind a question
         the dealer has not answered yet)."""
         if self._exposed and self._exposed[-1] is None and self.settings.hold:
-            if self._another_unread(kept.view, kept.fresh, kept.cover):
-                self._held.append(_Held(None, 0.0, kept.frame, kept.candidates, kept.snapshot, why, kept.view))
+            # Unread cards in a row are one question, as a noisy camera's picture of one card may
+            # pass for another from frame to frame; not where one was seen moving off.
+            if not self._held or self._held[-1].card is not None or kept.fresh:
+                self._held.append(_Held(None, 0.0, kept.frame, kept.candidates, kept.snapshot, why))
             return []
         return self._unsure(None, kept.candidates, kept.frame, None, why, snapshot=kept.snapshot)
-
-    def _another_unread(self, view: _View, fresh: bool, cover: np.ndarray | None = None) -> bool:
-        """Whether an unread picture, while the dealer is asked about an earlier card, is another
-        card than the unread one held last: unless it plainly shows that same card again, it is
-        asked about too. Taken for one card, the unread pictures in a row would lose the cards
-        dealt while a dealer takes a few seconds to answer, each later card then a place off; a
-        small noisy camera's picture of one card passing for another costs a question instead."""
-        last = self._held[-1] if self._held else None
-        if last is None or last.card is not None or fresh or last.view is None:
-            return True
-        return self._differs(view, last.view, cover) is not False
 
     def _differs(self, a: _View, b: _View, cover: np.ndarray | None = None) -> bool | None:
         """Whether two still pictures show different cards (``a`` this frame's), judged where
@@ -864,10 +854,10 @@ class Tracker:
             if card is not None and (not self._held or self._held[-1].card != card) and len(self._held) < DECK_SIZE:
                 self._held.append(_Held(card, confidence, frame))
             elif (card is None and (before is None or fresh or self._differs(view, before) is not False)
-                  and self._another_unread(view, fresh)):
+                  and (not self._held or self._held[-1].card is not None or fresh)):
                 # Another card, unread: asked about after the answer, with its picture.
                 why = f"the reader abstained ({getattr(reading, 'why', '') or 'no reason given'})"
-                self._held.append(_Held(None, 0.0, frame, tuple(reading.candidates), self._snapshot(image), why, view))
+                self._held.append(_Held(None, 0.0, frame, tuple(reading.candidates), self._snapshot(image), why))
             return []
         if (card is None and self._exposed and tuple(reading.candidates[:1]) == (self._exposed[-1],)
                 and not fresh and before is not None and self._differs(view, before) is False):
