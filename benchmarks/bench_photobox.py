@@ -43,7 +43,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_tracker import ANSWER_AFTER, run_deal  # noqa: E402
-from real_faces import DATA, WHOLE_CARD_SETS, faces  # noqa: E402
+from real_faces import DATA, SLOT, WHOLE_CARD_SETS, faces  # noqa: E402
 
 from faro_box.cards import Card  # noqa: E402
 from faro_box.commands.vision import enroll_views  # noqa: E402
@@ -96,6 +96,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.answer_after < 0:
         parser.error(f"--answer-after {args.answer_after!r}: a number of frames, 0 or more")
+    if args.slot_frame and not set(args.sets) & set(SLOT):
+        parser.error(f"--slot-frame changes only a slot camera's set ({', '.join(SLOT)}), and --sets names none")
     if not DATA.is_dir():
         print(f"no real photographs at ../shared/data ({DATA}): nothing to measure")
         return 0

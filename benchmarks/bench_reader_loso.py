@@ -197,8 +197,7 @@ def rates(reader: Reader, records: list[Record], t: float, temperature: float | 
     tally = Tally()
     for r in records:
         tally.add(r.item, *rule(reader, r, t, temperature))
-    n = max(1, tally.c["n"] + tally.c["empty"])
-    return (tally.c["wrong"] + tally.c["empty_wrong"]) / n, tally.c["right"] / n
+    return wrong_share(tally), tally.c["right"] / max(1, tally.c["n"] + tally.c["empty"])
 
 
 def tune(reader: Reader, records: list[Record], temperature: float | None = None, rule=outcome) -> float:  # noqa: ANN001
