@@ -251,6 +251,9 @@ class _Held:
     candidates: tuple[Card, ...] = ()
     snapshot: np.ndarray | None = field(default=None, compare=False, repr=False)
     why: str = ""
+    # An unread card's picture, and what lay over it: the next unread picture is told from it.
+    view: _View | None = field(default=None, compare=False, repr=False)
+    cover: np.ndarray | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -802,12 +805,26 @@ class Tracker:
         """A card kept by ``_note_covered``, dealt unread: asked about (held behind a question
         the dealer has not answered yet)."""
         if self._exposed and self._exposed[-1] is None and self.settings.hold:
-            # Unread cards in a row are one question, as a noisy camera's picture of one card may
-            # pass for another from frame to frame; not where one was seen moving off.
-            if not self._held or self._held[-1].card is not None or kept.fresh:
-                self._held.append(_Held(None, 0.0, kept.frame, kept.candidates, kept.snapshot, why))
+            if self._another_unread(kept.view, kept.fresh, kept.cover):
+                self._held.append(_Held(None, 0.0, kept.frame, kept.candidates, kept.snapshot, why,
+                                        kept.view, kept.cover))
             return []
         return self._unsure(None, kept.candidates, kept.frame, None, why, snapshot=kept.snapshot)
+
+    def _another_unread(self, view: _View, fresh: bool, cover: np.ndarray | None = None) -> bool:
+        """Whether an unread picture, while the dealer is asked about an earlier card, is another
+        card than the unread one held last. Unread pictures in a row are taken for one card, as a
+        noisy camera's picture of one card passes for another from frame to frame (a thumb
+        resting on it before it pushes, more so), unless the card held was seen moving off or
+        this picture is plainly another card: its print correlates with the held one's no better
+        than a card moving away does with itself (COVER.gone). Without that, a dealer slow to
+        answer lost the cards dealt meanwhile, every later card then a place off."""
+        last = self._held[-1] if self._held else None
+        if last is None or last.card is not None or fresh or last.view is None:
+            return True
+        both = cover if last.cover is None else last.cover if cover is None else cover | last.cover
+        like = _likeness(view, last.view, both)
+        return like is not None and like <= COVER.gone
 
     def _differs(self, a: _View, b: _View, cover: np.ndarray | None = None) -> bool | None:
         """Whether two still pictures show different cards (``a`` this frame's), judged where
@@ -854,10 +871,10 @@ class Tracker:
             if card is not None and (not self._held or self._held[-1].card != card) and len(self._held) < DECK_SIZE:
                 self._held.append(_Held(card, confidence, frame))
             elif (card is None and (before is None or fresh or self._differs(view, before) is not False)
-                  and (not self._held or self._held[-1].card is not None or fresh)):
+                  and self._another_unread(view, fresh)):
                 # Another card, unread: asked about after the answer, with its picture.
                 why = f"the reader abstained ({getattr(reading, 'why', '') or 'no reason given'})"
-                self._held.append(_Held(None, 0.0, frame, tuple(reading.candidates), self._snapshot(image), why))
+                self._held.append(_Held(None, 0.0, frame, tuple(reading.candidates), self._snapshot(image), why, view))
             return []
         if (card is None and self._exposed and tuple(reading.candidates[:1]) == (self._exposed[-1],)
                 and not fresh and before is not None and self._differs(view, before) is False):

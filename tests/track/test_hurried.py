@@ -4,6 +4,10 @@ and pushes it off at once: that card never lies in full view. Two cards of one r
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import cv2
+import numpy as np
 import pytest
 from track_helpers import Scripted, TruthReader, run_box
 
@@ -34,9 +38,11 @@ def test_a_hurried_card_is_one_between_two_others():
         SimBox(seed=1, cards=5, hurried=[4])
 
 
-def _dealt(box: SimBox, reader, answer_after: int = 15) -> tuple[Tracker, list]:
+def _dealt(box: SimBox, reader, answer_after: int = 15,
+           picture: Callable[[int], np.ndarray] | None = None) -> tuple[Tracker, list]:
     """The box through a tracker, the dealer answering each question ``answer_after`` frames
-    later with the card its snapshot shows."""
+    later with the card its snapshot shows; ``picture``: frame n as the camera gives it (default
+    the box's)."""
     tracker = Tracker(reader, window=box.window)
     events: list = []
     due: list[tuple[int, int, Card | None]] = []
@@ -49,7 +55,7 @@ def _dealt(box: SimBox, reader, answer_after: int = 15) -> tuple[Tracker, list]:
     for n in range(len(box)):
         if isinstance(reader, TruthReader):
             reader.frame = n
-        take(tracker.update(box.frame(n), n), n)
+        take(tracker.update(box.frame(n) if picture is None else picture(n), n), n)
         while due and due[0][0] <= n:
             _, index, card = due.pop(0)
             tracker.confirm(index, card)
@@ -86,3 +92,31 @@ def test_a_look_alike_card_the_reader_abstains_on_after_the_card_slid_off_is_ask
     asked = [e for e in events if isinstance(e, NeedsConfirmation)]
     assert [e.index for e in asked] == [2]
     assert tracker.exposed == tuple(head)
+
+
+def test_unread_cards_dealt_under_a_hand_while_the_dealer_is_slow_to_answer_are_each_asked_about():
+    # The dealer's hand hides the window whenever a card is not lying in full view, so no card is
+    # ever seen moving off, and the reader cannot name the third to sixth cards. The dealer takes
+    # four seconds to answer the question about the third, while the next ones are dealt. Before,
+    # unread cards in a row were one question unless one was seen moving off: a card was lost in
+    # silence and every later card recorded a place off.
+    box = SimBox(seed=402, nuisance=0.0, cards=8)
+    unread = set(box.deck[2:6])
+    reader = TruthReader(box, script=lambda n, card: Scripted(None, 0.3, (), why="rank unsure") if card in unread
+                         else None)
+    q = box.window.astype(np.float32)
+    centre = (int(q[:, 0].mean()), int(q[:, 1].mean()))
+    axes = (int(0.6 * np.ptp(q[:, 0])), int(0.6 * np.ptp(q[:, 1])))
+
+    def under_a_hand(n: int) -> np.ndarray:
+        frame = box.frame(n)
+        if box.truth(n).clean:
+            return frame
+        frame = frame.copy()
+        cv2.ellipse(frame, centre, axes, 0, 0, 360, tuple(int(c) for c in box._skin), -1)
+        return frame
+
+    tracker, events = _dealt(box, reader, answer_after=120, picture=under_a_hand)
+    assert tracker.exposed == tuple(box.deck[:8])
+    assert {e.index for e in events if isinstance(e, NeedsConfirmation)} >= {2, 3, 4, 5}
+    assert all(box.deck[e.index] == e.card for e in events if isinstance(e, CardExposed))
