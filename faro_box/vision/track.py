@@ -109,6 +109,14 @@ class CoverTuning:
     # worse than a clean camera's. Once it went, a print like it under a thumb is another card
     # (the 2C after the 2S), never the card read last.
     gone: float = 0.3
+    # While the dealer is asked about a card, an unread picture whose print correlates with the
+    # unread card held last no better than this is another card, though none was seen moving
+    # off: halfway between a card moving away (gone) and one card seen twice (same_card). Two
+    # cards that only look alike, taken for one, lose a card in silence; a noisy camera's
+    # picture of one card under a resting thumb that falls below it costs a question, which the
+    # dealer withdraws by naming the card before it. (The camera's own test, same_card, takes
+    # that picture for another card far more often, and floods such a camera's dealer.)
+    other_unread: float = (0.3 + 0.945) / 2
     shading_sigma: float = 6.0  # view pixels: light and shadow vary more slowly than a card's print
 
 
@@ -816,15 +824,15 @@ class Tracker:
         card than the unread one held last. Unread pictures in a row are taken for one card, as a
         noisy camera's picture of one card passes for another from frame to frame (a thumb
         resting on it before it pushes, more so), unless the card held was seen moving off or
-        this picture is plainly another card: its print correlates with the held one's no better
-        than a card moving away does with itself (COVER.gone). Without that, a dealer slow to
-        answer lost the cards dealt meanwhile, every later card then a place off."""
+        this picture's print correlates with the held one's no better than COVER.other_unread.
+        Without that, a dealer slow to answer lost the cards dealt meanwhile, every later card
+        then a place off."""
         last = self._held[-1] if self._held else None
         if last is None or last.card is not None or fresh or last.view is None:
             return True
         both = cover if last.cover is None else last.cover if cover is None else cover | last.cover
         like = _likeness(view, last.view, both)
-        return like is not None and like <= COVER.gone
+        return like is not None and like <= COVER.other_unread
 
     def _differs(self, a: _View, b: _View, cover: np.ndarray | None = None) -> bool | None:
         """Whether two still pictures show different cards (``a`` this frame's), judged where
