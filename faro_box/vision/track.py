@@ -109,15 +109,23 @@ class CoverTuning:
     # worse than a clean camera's. Once it went, a print like it under a thumb is another card
     # (the 2C after the 2S), never the card read last.
     gone: float = 0.3
-    # While the dealer is asked about a card, an unread picture whose print correlates with the
-    # unread card held last no better than this is another card, though none was seen moving
-    # off: halfway between a card moving away (gone) and one card seen twice (same_card). Two
-    # cards that only look alike, taken for one, lose a card in silence; a noisy camera's
-    # picture of one card under a resting thumb that falls below it costs a question, which the
-    # dealer withdraws by naming the card before it. (The camera's own test, same_card, takes
-    # that picture for another card far more often, and floods such a camera's dealer.)
-    other_unread: float = (0.3 + 0.945) / 2
     shading_sigma: float = 6.0  # view pixels: light and shadow vary more slowly than a card's print
+
+    @property
+    def other_unread(self) -> float:
+        """While the dealer is asked about a card, an unread picture whose print correlates with
+        the unread card held last no better than this is another card, though none was seen
+        moving off: halfway between a card moving away (``gone``) and one card seen twice
+        (``same_card``). Two cards that only look alike, taken for one, lose a card in silence; a
+        noisy camera's picture of one card under a resting thumb that falls below it costs a
+        question, which the dealer withdraws by naming the card before it. (The camera's own
+        test, ``same_card``, takes that picture for another card far more often, and floods such
+        a camera's dealer.)
+
+        >>> round(CoverTuning().other_unread, 4)
+        0.6225
+        """
+        return (self.gone + self.same_card) / 2
 
 
 COVER = CoverTuning()
