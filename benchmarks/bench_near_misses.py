@@ -37,6 +37,7 @@ import numpy as np
 from faro_box.cards import FULL_DECK, Card, Rank, Suit
 from faro_box.commands.vision import enroll_views
 from faro_box.vision.canonical import warp_quad
+from faro_box.vision.deck_bar import smear_kernel
 from faro_box.vision.learned_reader import Acceptance
 from faro_box.vision.profile import DeckProfile
 from faro_box.vision.reader import Reader
@@ -72,11 +73,7 @@ def strip(box: tuple[float, float, float, float], colour: tuple[int, int, int]) 
 
 
 def motion_blur(length: int, angle: float) -> Callable[[np.ndarray], np.ndarray]:
-    kernel = np.zeros((length, length), np.float32)
-    kernel[length // 2, :] = 1.0 / length
-    turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), angle, 1.0)
-    kernel = cv2.warpAffine(kernel, turn, (length, length))
-    kernel /= kernel.sum()
+    kernel = smear_kernel(length, angle)
     return lambda f: cv2.filter2D(f, -1, kernel)
 
 

@@ -23,8 +23,9 @@ the box's enrolled reading: where the deck's own abstains on a deck whose glyphs
 know, the generic joint reading of the same card with its own threshold. --calibrate prints
 the thresholds over all the sets the network did not train on (what the shipped Acceptance
 values are chosen from). --shipped-enrolled-bar reads the enrolled columns at the box's own bar
-(learned_reader.ENROLLED, at the temperature enrolment gives a deck) instead of one tuned with
-the set left out: the generic columns are the same either way. --shipped-generic-bar reads the
+(the bar enrolment found for that deck from its own pictures, vision.deck_bar, at the
+temperature enrolment gives a deck) instead of one tuned with the set left out: the generic
+columns are the same either way. --shipped-generic-bar reads the
 generic columns at the box's own bar (learned_reader.GENERIC) in the same way. The last four
 columns are the box's enrolled reading at the bar another rule gives with the set left out
 (tune_box_enrolled: at enrolment's temperature, at most 0.1% wrong of each other set and
@@ -238,6 +239,12 @@ def tune_box_enrolled(readers: dict[str, Reader], generic: Reader, enr: dict, ge
                for name in names for (m, c), recs in enr[name].items()):
             return t
     return GRID[-1]
+
+
+def own_bar(enrolled: Reader | None) -> float:
+    """The bar the box reads an enrolled deck's prototypes at: the one enrolment found for it."""
+    deck = enrolled.deck if enrolled is not None else None
+    return deck.bar if deck is not None and deck.bar is not None else ENROLLED.rank
 
 
 def wrong_share(tally: Tally) -> float:
@@ -466,13 +473,14 @@ def main() -> int:
         t_be = max(t_e, tune(any_enrolled, pool(enr, s.name), temp_e, rule=both))
         # The shipped bar's own rule (tune_box_enrolled), with this set left out.
         t_box = tune_box_enrolled(enr_readers, generic, enr, gen, out_of_sample(s.name))
-        if args.shipped_enrolled_bar:
-            temp_e, t_e, t_be = ENROL.temperature, ENROLLED.rank, ENROLLED.rank
         if args.shipped_generic_bar:
             t_g = t_b = GENERIC.rank
         for m in MODES:
             if (m, "as shot") not in gen[s.name]:
                 continue
+            if args.shipped_enrolled_bar:
+                temp_e, t_e = ENROL.temperature, own_bar(enr_readers.get(f"{s.name}/{m}"))
+                t_be = t_e
             cells = []
             for table, reader, t, temp, rule in ((gen, generic, t_g, None, outcome), (gen, generic, t_b, None, both),
                                                  (enr, enr_readers.get(f"{s.name}/{m}"), t_e, temp_e, outcome),

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-DOCUMENTED = ["faro_box.cards", "faro_box.rules.faro.layout", "faro_box.rules.faro.beads",
+DOCUMENTED = ["faro_box.cards", "faro_box.vision.deck_bar", "faro_box.rules.faro.layout", "faro_box.rules.faro.beads",
               "faro_box.rules.baccarat.hands", "faro_box.vision.middle", "faro_box.vision.canonical",
               "faro_box.vision.reader", "faro_box.vision.pips",
               "faro_box.vision.learned_reader", "faro_box.files"]

@@ -197,6 +197,7 @@ def enroll_views(seen: Sequence[tuple[Card, np.ndarray]], *, view: str, name: st
     and the classical templates where the deck needs them (no readable index)."""
     import dataclasses
 
+    from faro_box.vision.deck_bar import with_own_bar
     from faro_box.vision.learned import shipped_net
     from faro_box.vision.learned_deck import Mode, learn_deck, missing
     from faro_box.vision.profile import learned_only_profile
@@ -205,7 +206,8 @@ def enroll_views(seen: Sequence[tuple[Card, np.ndarray]], *, view: str, name: st
     if not seen:
         raise VisionError("the labels name no card to enrol")
     samples = [sample_from_view(card, image, v) for card, image in seen]
-    deck = learn_deck(shipped_net(), seen, corner=v is View.CORNER)
+    net = shipped_net()
+    deck = with_own_bar(net, learn_deck(net, seen, corner=v is View.CORNER), seen, corner=v is View.CORNER)
     if deck.mode is Mode.GENERIC_AND_OWN and not labels_checked:
         # Only where the generic heads named nearly the whole deck as labelled: a deck whose
         # glyphs mean other ranks (a Dutch V is the queen) disagrees with them on whole ranks.
@@ -388,6 +390,7 @@ def _cmd_enroll(args: argparse.Namespace) -> int:
                       "mode": deck.mode.name.lower() if deck is not None else None,
                       "index_found": f"{deck.found}/{deck.total}" if deck is not None else None,
                       "rank_glyph_height": round(deck.glyph_height, 4) if deck and deck.glyph_height else None,
+                      "bar": deck.bar if deck is not None and deck.mode is not Mode.FACE else None,
                       "learned": deck.summary() if deck is not None else None}))
     return 0
 

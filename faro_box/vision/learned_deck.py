@@ -68,12 +68,16 @@ class LearnedDeck:
     generic_agree: int  # cards whose rank the generic head named right
     temperature: float = ENROL.temperature
     network: str = ""  # the fingerprint of the network whose embedding holds the prototypes ("": not recorded)
+    # The bar its prototypes are read at (vision.deck_bar), found from the deck at enrolment;
+    # None: a profile enrolled before, read at the strictest (learned_reader.ENROLLED).
+    bar: float | None = None
 
     def summary(self) -> str:
         size = f", rank glyph {100 * self.glyph_height:.1f}% of the card's height" if self.glyph_height else ""
         return (f"index found on {self.found}/{self.total} cards{size}; window x={self.window.x:.2f} "
                 f"y={self.window.y:.2f} side={self.window.side:.2f} of the card's width; generic glyph head "
-                f"right on {self.generic_agree}/{self.total}; read by {self.mode.value}")
+                f"right on {self.generic_agree}/{self.total}; read by {self.mode.value}"
+                + (f" at a bar of {self.bar:.3f}" if self.bar is not None and self.mode is not Mode.FACE else ""))
 
 
 def _cuts(image: np.ndarray, window: IndexWindow | None, settings: EnrolSettings) -> list[np.ndarray]:
@@ -92,6 +96,12 @@ def _cuts(image: np.ndarray, window: IndexWindow | None, settings: EnrolSettings
         if (dx, dy, k) == settings.jitters[0]:
             out += [cv2.GaussianBlur(p, (0, 0), settings.blur_sigma) for p in patches]
     return out
+
+
+def plain_patches(image: np.ndarray, window: IndexWindow | None) -> list[np.ndarray]:
+    """The index patches of one enrolment picture as the reader cuts them: both corners of the
+    canonical face at ``window``, or the whole corner close-up (``window`` None)."""
+    return [corner_patch(image)] if window is None else face_patches(_face_view(image), window)
 
 
 def _face_view(face: np.ndarray) -> CardView:

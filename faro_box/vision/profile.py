@@ -87,7 +87,8 @@ class DeckProfile:
             arrays["learned_meta"] = np.array([d.mode.name, repr(d.window.x), repr(d.window.y), repr(d.window.side),
                                                str(d.found), str(d.total),
                                                repr(d.glyph_height) if d.glyph_height is not None else "",
-                                               str(d.generic_agree), repr(d.temperature), d.network])
+                                               str(d.generic_agree), repr(d.temperature), d.network,
+                                               repr(d.bar) if d.bar is not None else ""])
             arrays["learned_rank"] = d.rank_protos
             arrays["learned_suit"] = d.suit_protos
         buf = io.BytesIO()
@@ -205,6 +206,8 @@ class DeckProfile:
                 problems.append(f"learned index window {w!r}")
             if not (math.isfinite(d.temperature) and d.temperature > 0):
                 problems.append(f"learned temperature {d.temperature!r}")
+            if d.bar is not None and not 0 < d.bar < 1:
+                problems.append(f"learned bar {d.bar!r}")
             if d.glyph_height is not None and not 0 < d.glyph_height < 1:
                 problems.append(f"learned glyph height {d.glyph_height!r}")
         if problems:
@@ -216,13 +219,14 @@ def _learned_from(arrays: dict[str, np.ndarray]) -> LearnedDeck | None:
     if meta is None:
         return None
     m = [str(v) for v in meta]
-    # Nine fields: a profile enrolled before the network's fingerprint was kept.
-    if len(m) not in (9, 10) or m[0] not in Mode.__members__:
+    # Nine fields: a profile enrolled before the network's fingerprint was kept; ten: before
+    # the deck's own bar was.
+    if len(m) not in (9, 10, 11) or m[0] not in Mode.__members__:
         raise ValueError("learned deck header")
     return LearnedDeck(Mode[m[0]], IndexWindow(float(m[1]), float(m[2]), float(m[3])),
                        arrays["learned_rank"].astype(np.float32), arrays["learned_suit"].astype(np.float32),
                        int(m[4]), int(m[5]), float(m[6]) if m[6] else None, int(m[7]), float(m[8]),
-                       m[9] if len(m) == 10 else "")
+                       m[9] if len(m) >= 10 else "", float(m[10]) if len(m) == 11 and m[10] else None)
 
 
 def _middle_from(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

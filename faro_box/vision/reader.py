@@ -78,7 +78,8 @@ class Reader:
         self.second_look = second_look
         self.view = view if view is not None else profile.view if profile is not None else View.FACE
         self.deck = profile.learned if profile is not None else None
-        self.accept = ENROLLED if self.deck is not None else GENERIC
+        self.accept = GENERIC if self.deck is None else ENROLLED if self.deck.bar is None \
+            else Acceptance(self.deck.bar, self.deck.bar)
         self.warning: str | None = None
         asked = method is not None or learned
         if method is None:

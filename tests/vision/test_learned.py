@@ -12,7 +12,7 @@ from importlib import resources
 import cv2
 import numpy as np
 import pytest
-from vision_frames import near_miss, scene
+from vision_frames import enrolment_faces, near_miss, scene
 
 from faro_box.cards import FULL_DECK, Card, Rank
 from faro_box.commands.vision import enroll_views
@@ -124,13 +124,7 @@ def big_index(card: Card, factor: float = 1.75) -> np.ndarray:
 
 
 def enrol_faces(make, seed: int) -> DeckProfile:
-    seen = []
-    rng = np.random.default_rng(seed)
-    for card in FULL_DECK:
-        quad = synth.card_quad(640, 480, 360, 0, (320, 240), 0.02, rng)
-        frame = synth.place_card(synth.light_background(640, 480, rng), make(card), quad)
-        seen.append((card, warp_quad(frame, quad)))
-    return enroll_views(seen, view="face", name="test")
+    return enroll_views(enrolment_faces(make, seed=seed), view="face", name="test")
 
 
 def test_enrolment_learns_where_and_how_large_the_index_is():

@@ -6,6 +6,8 @@ its thresholds' own set in benchmarks/bench_reader_loso.py; the floors sit under
 
 from __future__ import annotations
 
+import csv
+
 import cv2
 import pytest
 
@@ -14,6 +16,7 @@ from faro_box.commands.vision import enroll_views, load_labels
 from faro_box.vision.canonical import CardView, parse_window, warp_quad
 from faro_box.vision.classical import ClassicalReader
 from faro_box.vision.learned_deck import Mode
+from faro_box.vision.learned_reader import ENROLLED
 from faro_box.vision.reader import Reader
 from faro_box.vision.sim.casts import glare, glare_at, pi_camera
 
@@ -149,3 +152,40 @@ def test_an_ace_under_glare_is_named_by_its_lone_middle_pip(shared_data):
     image = glare(cv2.imread(str(shared_data / "sportsdirect-deck" / "images/crops/AH.jpg")), glare_at(25))
     h, w = image.shape[:2]
     assert Reader().read(image, window=[0, 0, w - 1, 0, w - 1, h - 1, 0, h - 1]).card == Card.parse("AH")
+
+
+def test_a_small_cameras_deck_is_read_at_the_bar_its_own_pictures_allow(shared_data):
+    """ov7670-slot's 128×128 frames (the card given, turned a quarter), enrolled from its first
+    session: its prototypes hold under the smear enrolment tries them with, so the deck's own bar
+    is below the strictest, and its second session (52 cards and a joker, pictures enrolment never
+    saw) reads far more at it, naming no wrong card and nothing for the joker."""
+    base = shared_data / "ov7670-slot"
+    with (base / "labels.csv").open() as f:  # its joker and its empty slot: no card
+        labels = [(base / r["path"], None if r["card"].strip().upper() in ("JOKER", "NONE") else Card.parse(r["card"]),
+                   r["capture_date"]) for r in csv.DictReader(f)]
+
+    def turned(image) -> list[float]:
+        h, w = image.shape[:2]
+        return [w - 1, 0, w - 1, h - 1, 0, h - 1, 0, 0]  # the card's top-left at the frame's top-right
+
+    first = [(card, cv2.imread(str(path))) for path, card, session in labels if session == "2024-04-19" and card]
+    profile = enroll_views([(card, warp_quad(im, parse_window(turned(im)))) for card, im in first],
+                           view="face", name="ov7670")
+    assert profile.learned is not None and profile.learned.bar is not None
+    assert profile.learned.bar < 0.95, profile.learned.summary()
+    own, strict = Reader(profile), Reader(profile)
+    strict.accept = ENROLLED
+    right = {"own": 0, "strict": 0}
+    wrong = []
+    for path, card, session in labels:
+        if session != "2024-04-26":
+            continue
+        image = cv2.imread(str(path))
+        for name, reader in (("own", own), ("strict", strict)):
+            got = reader.read(image, window=turned(image)).card
+            right[name] += got is not None and got == card
+            if got is not None and got != card:
+                wrong.append((path.name, name, str(got)))
+    assert wrong == []
+    # Measured: 41 of 52 at its own bar (0.90), 23 at the strictest (0.995).
+    assert right["own"] >= 38 and right["own"] >= right["strict"] + 15, right

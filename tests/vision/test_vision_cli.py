@@ -11,6 +11,7 @@ import pytest
 from vision_frames import scene
 
 from faro_box.cards import FULL_DECK, Card
+from faro_box.vision.deck_bar import BARS
 from faro_box.vision.sim.render import FRENCH
 
 
@@ -44,7 +45,10 @@ def profile(deck_dir):
     out = deck_dir / "french.npz"
     done = run("enroll", str(deck_dir / "labels.csv"), "--out", str(out))
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["view"] == "face"
+    said = json.loads(done.stdout)
+    assert said["view"] == "face"
+    # The bar enrolment found for this deck, said where the profile keeps it (vision.deck_bar).
+    assert said["bar"] in BARS and f"at a bar of {said['bar']:.3f}" in said["learned"], said
     return out
 
 

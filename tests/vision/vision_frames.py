@@ -33,3 +33,18 @@ def near_miss(card, miss: str, *, seed: int, covers: dict, blur: float):
     bg = synth.light_background(640, 480, rng)
     quad = synth.card_quad(640, 480, 360, 0, (320, 240), 0.03, rng)
     return synth.place_card(bg, face, quad), quad
+
+
+def enrolment_faces(make=render_card, *, seed: int) -> list:
+    """Each card of the deck as ``make`` draws it, found upright in a frame and cut to its
+    canonical face, as `faro-box enroll` takes a photo: (card, face) pairs."""
+    from faro_box.cards import FULL_DECK
+    from faro_box.vision.canonical import warp_quad
+
+    seen = []
+    rng = np.random.default_rng(seed)
+    for card in FULL_DECK:
+        quad = synth.card_quad(640, 480, 360, 0, (320, 240), 0.02, rng)
+        frame = synth.place_card(synth.light_background(640, 480, rng), make(card), quad)
+        seen.append((card, warp_quad(frame, quad)))
+    return seen

@@ -1,0 +1,118 @@
+"""The bar an enrolled deck's prototypes are read at, found at enrolment from the deck itself.
+
+A deck enrolled from sharp pictures has prototypes that a blurred card drifts between (a six's
+smeared index lands near a five's, a spade's near a club's): it must be read only where its
+prototypes are all but certain. A deck enrolled through a small, soft camera is already as
+blurred in its prototypes as the box will ever see it: a lower bar reads it and names nothing
+wrong. So enrolment reads the deck's own index patches again, smeared as a card moving under the
+camera smears and, one corner at a time, half hidden under another card's edge, and the bar is
+the first step of BARS above the surest wrong card they gave:
+never below the generic heads' bar (enrolling a deck must not make a wrong card easier to name
+than not enrolling it), never above the bar a deck had before it was asked (ENROLLED).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from faro_box.cards import RANKS, SUITS, Card
+from faro_box.vision.canonical import CANON_H, CANON_W
+from faro_box.vision.index_patch import PATCH, IndexWindow
+from faro_box.vision.learned import IndexNet
+from faro_box.vision.learned_deck import LearnedDeck, Mode, plain_patches
+from faro_box.vision.learned_reader import ENROLLED, GENERIC, Acceptance, pooled, scores
+
+# The steps a deck's bar is chosen among, from the generic heads' bar to ENROLLED's.
+BARS = (GENERIC.rank, 0.9, 0.95, 0.97, 0.98, 0.99, ENROLLED.rank)
+# How far the card moves during one exposure, as a share of its length: a dealer's hand sliding
+# a card off the box (21 px of a card 360 px tall, the blur of the rendered near-misses).
+SMEAR = 0.06
+SMEAR_ANGLES = (0.0, 45.0, 90.0, 135.0)  # degrees: along the card, across it and both diagonals
+# Another card's white edge over the index from its left, as a share of the patch's width.
+COVER_BANDS = (0.15, 0.25, 0.35)
+
+
+def smear_kernel(length: int, angle: float) -> np.ndarray:
+    """A straight motion blur ``length`` pixels long at ``angle`` degrees, summing to one.
+
+    >>> k = smear_kernel(5, 0.0)
+    >>> k.shape, round(float(k.sum()), 6), int((k[2] > 0).sum())
+    ((5, 5), 1.0, 5)
+    """
+    line = np.zeros((length, length), np.float32)
+    line[length // 2, :] = 1.0
+    turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), angle, 1.0)
+    kernel = cv2.warpAffine(line, turn, (length, length))
+    return np.asarray(kernel / kernel.sum(), np.float32)
+
+
+def smear_length(window: IndexWindow | None) -> int:
+    """SMEAR of the card's length, in pixels of an index patch cut at ``window`` (None: a corner
+    close-up, taken as the default window), odd.
+
+    >>> smear_length(IndexWindow(0.0, 0.0, 0.5)), smear_length(IndexWindow(0.0, 0.0, 0.7))
+    (11, 9)
+    """
+    side = (window or IndexWindow()).side
+    return max(3, round(SMEAR * CANON_H * PATCH / (side * CANON_W)) | 1)
+
+
+def surest_wrong(net: IndexNet, deck: LearnedDeck, pictures: Sequence[tuple[Card, np.ndarray]], *,
+                 corner: bool) -> float:
+    """The surest the deck's prototypes are of a wrong card among its own enrolment pictures
+    smeared (every angle of SMEAR_ANGLES) and, one corner alone, covered (COVER_BANDS):
+    min(P(rank), P(suit)) pooled over the read corners, where the corners agree; 0.0 where none
+    is wrong. The prototypes alone: the templates and the pips that may refuse such a card at
+    reading are not asked, so the bar errs high."""
+    window = None if corner else deck.window
+    length = smear_length(window)
+    kernels = [smear_kernel(length, a) for a in SMEAR_ANGLES]
+    groups, truth = [], []
+    for card, image in pictures:
+        plain = plain_patches(image, window)
+        for kernel in kernels:
+            groups.append([cv2.filter2D(p, -1, kernel, borderType=cv2.BORDER_REPLICATE) for p in plain])
+            truth.append(card)
+        for patch in plain:  # one corner at a time: a thumb on the other
+            for band in COVER_BANDS:
+                covered = patch.copy()
+                covered[:, : round(band * PATCH)] = 255
+                groups.append([covered])
+                truth.append(card)
+    out = net(np.stack([p for g in groups for p in g]))
+    worst, start = 0.0, 0
+    for group, card in zip(groups, truth, strict=True):
+        part = slice(start, start + len(group))
+        start += len(group)
+        s = scores(type(out)(out.rank[part], out.suit[part], out.embedding[part]), deck, Acceptance(0.5, 0.5))
+        if not len(s.rank):
+            continue
+        rank, suit, disagree = pooled(s)
+        if disagree:
+            continue  # the corners disagree: no bar names a card
+        named = Card(RANKS[int(rank.argmax())], SUITS[int(suit.argmax())])
+        if named != card:
+            worst = max(worst, min(float(rank.max()), float(suit.max())))
+    return worst
+
+
+def own_bar(surest: float) -> float:
+    """The first step of BARS above ``surest`` (the surest wrong card), ENROLLED's where none is.
+
+    >>> own_bar(0.0), own_bar(0.93), own_bar(0.97), own_bar(0.9991)
+    (0.85, 0.95, 0.98, 0.995)
+    """
+    return next((bar for bar in BARS if bar > surest), BARS[-1])
+
+
+def with_own_bar(net: IndexNet, deck: LearnedDeck, pictures: Sequence[tuple[Card, np.ndarray]], *,
+                 corner: bool) -> LearnedDeck:
+    """``deck`` with its own bar (a deck read by whole faces has no prototypes to bar)."""
+    import dataclasses
+
+    if deck.mode is Mode.FACE:
+        return deck
+    return dataclasses.replace(deck, bar=own_bar(surest_wrong(net, deck, pictures, corner=corner)))
