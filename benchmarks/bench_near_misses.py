@@ -20,8 +20,11 @@ probe of the reader turned up, kept so that a change to the reader shows what it
   face, and beside them a pip card's own body so (what the glare costs a card read in one corner).
 
 ``--enrolled``: the same with the rendered deck enrolled first (each card rendered plainly, found
-upright in a frame, as `faro-box enroll` takes a photo), read as the box reads an enrolled deck;
-``--enrolled-bar``: its prototypes' bar instead of the shipped one (learned_reader.ENROLLED).
+upright in a frame, as `faro-box enroll` takes a photo), read as the box reads an enrolled deck,
+at the bar enrolment finds for it (vision.deck_bar); ``--enrolled-bar``: its prototypes' bar
+instead. ``--soft``: every frame seen through a small, soft camera (synth.soft_camera: the card
+SOFT_CARD_PX tall, out of focus, noisy, a rough JPEG), and with ``--enrolled`` the deck enrolled
+through it too, as a slot camera's deck is: the bar enrolment finds for such a deck is lower.
 """
 
 from __future__ import annotations
@@ -142,18 +145,24 @@ CASES: dict[str, Case] = {
 }
 
 
-def enrolled_deck() -> DeckProfile:
-    """The rendered deck enrolled as a user enrols one: each card found upright in a frame."""
+SOFT_CARD_PX = 128  # the slot camera's frame height (ov7670-slot), the card filling it
+
+
+def enrolled_deck(*, soft: bool = False) -> DeckProfile:
+    """The rendered deck enrolled as a user enrols one: each card found upright in a frame
+    (``soft``: the frame seen through the soft camera)."""
     seen = []
     rng = np.random.default_rng(0)
     for card in FULL_DECK:
         quad = synth.card_quad(640, 480, 360, 0.0, (320, 240), 0.02, rng)
         frame = synth.place_card(synth.light_background(640, 480, rng), render_card(card), quad)
+        if soft:
+            frame, quad = synth.soft_camera(frame, SOFT_CARD_PX / 360, rng), quad * (SOFT_CARD_PX / 360)
         seen.append((card, warp_quad(frame, quad)))
     return enroll_views(seen, view="face", name="rendered")
 
 
-def run(case: Case, reader: Reader) -> tuple[int, int, int, list[str]]:
+def run(case: Case, reader: Reader, *, soft: bool = False) -> tuple[int, int, int, list[str]]:
     right = wrong = reads = 0
     named: list[str] = []
     for i, card in enumerate(case.cards):
@@ -162,6 +171,8 @@ def run(case: Case, reader: Reader) -> tuple[int, int, int, list[str]]:
             rng = np.random.default_rng([i, k])
             quad = synth.card_quad(640, 480, case.height, angle, (320, 240), 0.03, rng)
             frame = case.frame(synth.place_card(synth.light_background(640, 480, rng), face, quad))
+            if soft:
+                frame, quad = synth.soft_camera(frame, SOFT_CARD_PX / 360, rng), quad * (SOFT_CARD_PX / 360)
             for reading in (reader.read(frame, window=quad), reader.read(frame)):
                 reads += 1
                 if reading.card == card and not case.mixed:
@@ -176,7 +187,9 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cases", help="comma-separated case names (default: all)")
     ap.add_argument("--enrolled", action="store_true", help="enrol the rendered deck first")
-    ap.add_argument("--enrolled-bar", type=float, help="the enrolled prototypes' bar (default: the shipped one)")
+    ap.add_argument("--enrolled-bar", type=float, help="the enrolled prototypes' bar (default: the deck's own)")
+    ap.add_argument("--soft", action="store_true", help="every frame (and with --enrolled, the deck enrolled) "
+                    "through a small, soft camera")
     args = ap.parse_args()
     chosen = args.cases.split(",") if args.cases else list(CASES)
     unknown = [c for c in chosen if c not in CASES]
@@ -187,13 +200,16 @@ def main() -> int:
         print(f"bench_near_misses: --enrolled-bar {args.enrolled_bar!r}: a probability between 0 and 1, "
               "with --enrolled", file=sys.stderr)
         return 2
-    reader = Reader(enrolled_deck()) if args.enrolled else Reader()
+    reader = Reader(enrolled_deck(soft=args.soft)) if args.enrolled else Reader()
     if args.enrolled_bar is not None:
         reader.accept = Acceptance(args.enrolled_bar, args.enrolled_bar)
+    if args.enrolled:
+        print(f"the deck enrolled{' through the soft camera' if args.soft else ''}, read at a bar of "
+              f"{reader.accept.rank:.3f}")
     print("| case | reads | right | abstained | wrong | wrong reads, first few |")
     print("|---|---|---|---|---|---|")
     for name in chosen:
-        reads, right, wrong, named = run(CASES[name], reader)
+        reads, right, wrong, named = run(CASES[name], reader, soft=args.soft)
         print(f"| {name} | {reads} | {right} | {reads - right - wrong} | {wrong} | {', '.join(named[:4])} |",
               flush=True)
     return 0

@@ -130,13 +130,19 @@ class Tally:
         return f"{100 * self.c['right'] / n:.1f} / {100 * wrong / n:.1f} / {100 * self.c['abstain'] / n:.1f}"
 
 
+def accept_at(reader: Reader, t: float) -> Acceptance:
+    """The bar ``t`` as ``reader`` applies its own: an enrolled deck's card read in one corner
+    alone keeps the strictest bar (Acceptance.one_corner)."""
+    return Acceptance(t, t, one_corner=reader.accept.one_corner)
+
+
 def outcome(reader: Reader, r: Record, t: float, temperature: float | None = None) -> tuple[Card | None, Rank | None]:
     if r.classical:
         return r.fixed, r.fixed.rank if r.fixed is not None else None
     s = r.at(temperature)
     if s is None:
         return None, None
-    reading = reader.decide(s, Acceptance(t, t), pips=r.counted())
+    reading = reader.decide(s, accept_at(reader, t), pips=r.counted())
     if reading.card is None and not len(s.rank) and r.turned is not None:
         card, rank = outcome(reader, r.turned, t, temperature)
         if card is not None:
@@ -154,18 +160,18 @@ def both(reader: Reader, r: Record, t: float, temperature: float | None = None, 
     if s is None:
         return None, None
     if r.second is None:
-        reading = reader.decide(s, Acceptance(t, t), pips=r.counted())
+        reading = reader.decide(s, accept_at(reader, t), pips=r.counted())
     else:
-        reading = joined(reader.decide(s, Acceptance(t, t), pips=r.counted()), r.second,
-                         each_corner=named_by_each_corner(s, Acceptance(t, t)))
+        reading = joined(reader.decide(s, accept_at(reader, t), pips=r.counted()), r.second,
+                         each_corner=named_by_each_corner(s, accept_at(reader, t)))
         if reading.card is None and r.again is not None and len(s.rank):
             seen = Scores(np.concatenate([s.rank, r.again.rank]), np.concatenate([s.suit, r.again.suit]),
                           np.concatenate([s.no_index, r.again.no_index]))
-            again = joined(reader.decide(seen, Acceptance(t, t), pips=r.counted()), r.second,
-                           each_corner=named_by_each_corner(seen, Acceptance(t, t)))
+            again = joined(reader.decide(seen, accept_at(reader, t), pips=r.counted()), r.second,
+                           each_corner=named_by_each_corner(seen, accept_at(reader, t)))
             reading = again if again.card is not None else reading
         if reading.card is None and r.face is not None and len(s.rank):
-            reading = confirmed(reading, s, r.second, r.face, Acceptance(t, t))
+            reading = confirmed(reading, s, r.second, r.face, accept_at(reader, t))
     if turn and reading.card is None and not len(s.rank) and r.turned is not None:
         card, rank = both(reader, r.turned, t, temperature)
         if card is not None:

@@ -5,8 +5,10 @@ smeared index lands near a five's, a spade's near a club's): it must be read onl
 prototypes are all but certain. A deck enrolled through a small, soft camera is already as
 blurred in its prototypes as the box will ever see it: a lower bar reads it and names nothing
 wrong. So enrolment reads the deck's own index patches again, smeared as a card moving under the
-camera smears and, one corner at a time, half hidden under another card's edge, and the bar is
-the first step of BARS above the surest wrong card they gave:
+camera smears, and the bar is the first step of BARS above the surest wrong card they gave
+where both corners were read and agreed (a card read in one corner alone keeps the strictest
+bar, Acceptance.one_corner: that is where a card sliding off another shows its index over the
+other's body, which the deck's own pictures cannot try):
 never below the generic heads' bar (enrolling a deck must not make a wrong card easier to name
 than not enrolling it), never above the bar a deck had before it was asked (ENROLLED).
 """
@@ -21,7 +23,7 @@ import numpy as np
 from faro_box.cards import RANKS, SUITS, Card
 from faro_box.vision.canonical import CANON_H, CANON_W
 from faro_box.vision.index_patch import PATCH, IndexWindow
-from faro_box.vision.learned import IndexNet
+from faro_box.vision.learned import IndexNet, NetOutput
 from faro_box.vision.learned_deck import LearnedDeck, Mode, plain_patches
 from faro_box.vision.learned_reader import ENROLLED, GENERIC, Acceptance, pooled, scores
 
@@ -31,8 +33,6 @@ BARS = (GENERIC.rank, 0.9, 0.95, 0.97, 0.98, 0.99, ENROLLED.rank)
 # a card off the box (21 px of a card 360 px tall, the blur of the rendered near-misses).
 SMEAR = 0.06
 SMEAR_ANGLES = (0.0, 45.0, 90.0, 135.0)  # degrees: along the card, across it and both diagonals
-# Another card's white edge over the index from its left, as a share of the patch's width.
-COVER_BANDS = (0.15, 0.25, 0.35)
 
 
 def smear_kernel(length: int, angle: float) -> np.ndarray:
@@ -49,47 +49,36 @@ def smear_kernel(length: int, angle: float) -> np.ndarray:
     return np.asarray(kernel / kernel.sum(), np.float32)
 
 
-def smear_length(window: IndexWindow | None) -> int:
-    """SMEAR of the card's length, in pixels of an index patch cut at ``window`` (None: a corner
-    close-up, taken as the default window), odd.
+def smear_length(window: IndexWindow) -> int:
+    """SMEAR of the card's length, in pixels of an index patch cut at ``window``, odd.
 
     >>> smear_length(IndexWindow(0.0, 0.0, 0.5)), smear_length(IndexWindow(0.0, 0.0, 0.7))
     (11, 9)
     """
-    side = (window or IndexWindow()).side
-    return max(3, round(SMEAR * CANON_H * PATCH / (side * CANON_W)) | 1)
+    return max(3, round(SMEAR * CANON_H * PATCH / (window.side * CANON_W)) | 1)
 
 
-def surest_wrong(net: IndexNet, deck: LearnedDeck, pictures: Sequence[tuple[Card, np.ndarray]], *,
-                 corner: bool) -> float:
+def surest_wrong(net: IndexNet, deck: LearnedDeck, faces: Sequence[tuple[Card, np.ndarray]]) -> float:
     """The surest the deck's prototypes are of a wrong card among its own enrolment pictures
-    smeared (every angle of SMEAR_ANGLES) and, one corner alone, covered (COVER_BANDS):
-    min(P(rank), P(suit)) pooled over the read corners, where the corners agree; 0.0 where none
-    is wrong. The prototypes alone: the templates and the pips that may refuse such a card at
-    reading are not asked, so the bar errs high."""
-    window = None if corner else deck.window
-    length = smear_length(window)
-    kernels = [smear_kernel(length, a) for a in SMEAR_ANGLES]
+    smeared (every angle of SMEAR_ANGLES): min(P(rank), P(suit)) pooled over both corners,
+    where both were read and agree; 0.0 where none is wrong. The prototypes alone: the templates
+    that may refuse such a card at reading are not asked, so the bar errs high. ``faces``:
+    (card, canonical face), as enrolment saw them."""
+    kernels = [smear_kernel(smear_length(deck.window), a) for a in SMEAR_ANGLES]
     groups, truth = [], []
-    for card, image in pictures:
-        plain = plain_patches(image, window)
+    for card, face in faces:
+        plain = plain_patches(face, deck.window)
         for kernel in kernels:
             groups.append([cv2.filter2D(p, -1, kernel, borderType=cv2.BORDER_REPLICATE) for p in plain])
             truth.append(card)
-        for patch in plain:  # one corner at a time: a thumb on the other
-            for band in COVER_BANDS:
-                covered = patch.copy()
-                covered[:, : round(band * PATCH)] = 255
-                groups.append([covered])
-                truth.append(card)
     out = net(np.stack([p for g in groups for p in g]))
     worst, start = 0.0, 0
     for group, card in zip(groups, truth, strict=True):
         part = slice(start, start + len(group))
         start += len(group)
-        s = scores(type(out)(out.rank[part], out.suit[part], out.embedding[part]), deck, Acceptance(0.5, 0.5))
-        if not len(s.rank):
-            continue
+        s = scores(NetOutput(out.rank[part], out.suit[part], out.embedding[part]), deck, Acceptance(0.5, 0.5))
+        if len(s.rank) < 2:
+            continue  # one corner alone is read at the strictest bar whatever its own
         rank, suit, disagree = pooled(s)
         if disagree:
             continue  # the corners disagree: no bar names a card
@@ -100,7 +89,7 @@ def surest_wrong(net: IndexNet, deck: LearnedDeck, pictures: Sequence[tuple[Card
 
 
 def own_bar(surest: float) -> float:
-    """The first step of BARS above ``surest`` (the surest wrong card), ENROLLED's where none is.
+    """The first step of BARS above ``surest`` (the surest wrong card), or the last.
 
     >>> own_bar(0.0), own_bar(0.93), own_bar(0.97), own_bar(0.9991)
     (0.85, 0.95, 0.98, 0.995)
@@ -110,9 +99,13 @@ def own_bar(surest: float) -> float:
 
 def with_own_bar(net: IndexNet, deck: LearnedDeck, pictures: Sequence[tuple[Card, np.ndarray]], *,
                  corner: bool) -> LearnedDeck:
-    """``deck`` with its own bar (a deck read by whole faces has no prototypes to bar)."""
+    """``deck`` with its own bar; ``pictures`` as enrolment saw them (a deck read by whole faces
+    has no prototypes to bar; a corner close-up, ``corner``, shows one corner, read at the
+    strictest)."""
     import dataclasses
 
     if deck.mode is Mode.FACE:
         return deck
-    return dataclasses.replace(deck, bar=own_bar(surest_wrong(net, deck, pictures, corner=corner)))
+    if corner:
+        return dataclasses.replace(deck, bar=ENROLLED.rank)
+    return dataclasses.replace(deck, bar=own_bar(surest_wrong(net, deck, pictures)))

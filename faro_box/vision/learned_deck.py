@@ -77,7 +77,8 @@ class LearnedDeck:
         return (f"index found on {self.found}/{self.total} cards{size}; window x={self.window.x:.2f} "
                 f"y={self.window.y:.2f} side={self.window.side:.2f} of the card's width; generic glyph head "
                 f"right on {self.generic_agree}/{self.total}; read by {self.mode.value}"
-                + (f" at a bar of {self.bar:.3f}" if self.bar is not None and self.mode is not Mode.FACE else ""))
+                + (f" at a bar of {self.bar:.3f} where both corners agree" if self.bar is not None
+                   and self.mode is not Mode.FACE else ""))
 
 
 def _cuts(image: np.ndarray, window: IndexWindow | None, settings: EnrolSettings) -> list[np.ndarray]:

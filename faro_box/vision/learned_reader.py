@@ -22,6 +22,22 @@ class Acceptance:
     suit: float
     # A corner whose P(no readable index) exceeds this is not read (a thumb, the box's lip).
     no_index: float = 0.5
+    # The bar for a card read in one corner alone, where it is not the same: an enrolled deck's
+    # own bar (vision.deck_bar) is earned where both corners agree; one corner alone is where a
+    # card sliding off another shows its index over the other's body.
+    one_corner: float | None = None
+
+    def for_corners(self, read: int) -> Acceptance:
+        """The bars a reading of ``read`` corners must clear.
+
+        >>> Acceptance(0.9, 0.9, one_corner=0.995).for_corners(1)
+        Acceptance(rank=0.995, suit=0.995, no_index=0.5, one_corner=None)
+        >>> Acceptance(0.9, 0.9, one_corner=0.995).for_corners(2).rank
+        0.9
+        """
+        if read > 1 or self.one_corner is None:
+            return self
+        return Acceptance(self.one_corner, self.one_corner, self.no_index)
 
 
 # `bench_reader_loso.py --calibrate`: the smallest threshold keeping wrong reads at or under 0.1%
@@ -140,6 +156,7 @@ def pooled(s: Scores) -> tuple[np.ndarray, np.ndarray, bool]:
 def decide(s: Scores, accept: Acceptance) -> Decision:
     if not len(s.rank):
         return Decision(None, 0.0, (), None, None, "no readable index")
+    accept = accept.for_corners(len(s.rank))
     rank, suit, disagree = pooled(s)
     why = "the two corners disagree" if disagree else ""
     r_i, s_i = int(rank.argmax()), int(suit.argmax())

@@ -79,7 +79,7 @@ class Reader:
         self.view = view if view is not None else profile.view if profile is not None else View.FACE
         self.deck = profile.learned if profile is not None else None
         self.accept = GENERIC if self.deck is None else ENROLLED if self.deck.bar is None \
-            else Acceptance(self.deck.bar, self.deck.bar)
+            else Acceptance(self.deck.bar, self.deck.bar, one_corner=ENROLLED.rank)
         self.warning: str | None = None
         asked = method is not None or learned
         if method is None:

@@ -5,7 +5,6 @@ profile, and a profile enrolled before it is read at the strictest."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 from vision_frames import enrolment_faces
@@ -31,10 +30,7 @@ def whole(image: np.ndarray) -> list[float]:
 
 def soft(card, rng: np.random.Generator) -> np.ndarray:
     """The card as a small, soft camera sees it: 128 px tall, out of focus, noisy, a JPEG."""
-    small = cv2.resize(render_card(card), (91, 128), interpolation=cv2.INTER_AREA)
-    small = synth.noise(synth.blur(small, 2.0), 3.0, rng)
-    _, jpeg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 70])
-    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    return synth.soft_camera(render_card(card), 128 / 350, rng)
 
 
 @pytest.fixture(scope="module")
@@ -49,8 +45,8 @@ def test_a_sharp_deck_whose_smeared_cards_mislead_its_prototypes_is_read_only_wh
     profile = enroll_views(enrolment_faces(seed=0), view="face", name="sharp")
     deck = profile.learned
     assert deck is not None and deck.bar == ENROLLED.rank, deck.summary()
-    assert Reader(profile).accept == ENROLLED
-    assert deck.summary().endswith(f"at a bar of {ENROLLED.rank:.3f}")
+    assert Reader(profile).accept == Acceptance(ENROLLED.rank, ENROLLED.rank, one_corner=ENROLLED.rank)
+    assert deck.summary().endswith(f"at a bar of {ENROLLED.rank:.3f} where both corners agree")
 
 
 def test_a_soft_cameras_deck_is_read_at_its_own_lower_bar_and_names_no_wrong_card(soft_profile):
@@ -58,7 +54,9 @@ def test_a_soft_cameras_deck_is_read_at_its_own_lower_bar_and_names_no_wrong_car
     assert deck is not None and deck.bar is not None, deck
     assert GENERIC.rank <= deck.bar < ENROLLED.rank and deck.bar in BARS, deck.summary()
     reader = Reader(soft_profile)
-    assert reader.accept == Acceptance(deck.bar, deck.bar)
+    # Where both corners agree; one corner alone is where a card sliding off another shows its
+    # index over the other's body, and keeps the strictest bar.
+    assert reader.accept == Acceptance(deck.bar, deck.bar, one_corner=ENROLLED.rank)
     strict = Reader(soft_profile)
     strict.accept = ENROLLED
     rng = np.random.default_rng(2)  # other pictures of the deck than those it enrolled from
@@ -71,7 +69,7 @@ def test_a_soft_cameras_deck_is_read_at_its_own_lower_bar_and_names_no_wrong_car
             if got not in (None, card):
                 tally[name][1].append((str(card), str(got)))
     assert tally["own"][1] == [] and tally["strict"][1] == []
-    # Measured: 45 at its own bar (0.98), 44 at the strictest; the rendered deck's generic
+    # Measured: 46 at its own bar (0.97), 45 at the strictest; the rendered deck's generic
     # reading, which the box falls back to, reads most of it either way. A real small camera's
     # deck gains far more (tests/vision/test_learned_real.py).
     assert tally["own"][0] >= tally["strict"][0], tally

@@ -93,6 +93,16 @@ def noise(img: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarray
     return np.clip(img.astype(np.float32) + rng.normal(0, sigma, img.shape), 0, 255).astype(np.uint8)
 
 
+def soft_camera(img: np.ndarray, scale: float, rng: np.random.Generator) -> np.ndarray:
+    """``img`` as a small, soft camera sees it (an OV7670's 128-pixel frames): shrunk by
+    ``scale``, out of focus, noisy and saved as a rough JPEG."""
+    small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    _, jpeg = cv2.imencode(".jpg", noise(blur(small, 2.0), 3.0, rng), [cv2.IMWRITE_JPEG_QUALITY, 70])
+    seen = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    assert seen is not None  # a JPEG OpenCV itself just wrote
+    return seen
+
+
 def lighting(img: np.ndarray, *, gain: float = 1.0, gradient: float = 0.0,
              tint: tuple[float, float, float] = (1.0, 1.0, 1.0)) -> np.ndarray:
     """Dimmer or brighter light, a left-to-right fall-off, and a coloured cast (B, G, R gains)."""
