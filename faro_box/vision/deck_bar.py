@@ -4,9 +4,12 @@ A deck enrolled from sharp pictures has prototypes that a blurred card drifts be
 smeared index lands near a five's, a spade's near a club's): it must be read only where its
 prototypes are all but certain. A deck enrolled through a small, soft camera is already as
 blurred in its prototypes as the box will ever see it: a lower bar reads it and names nothing
-wrong. So enrolment reads the deck's own index patches again, smeared as a card moving under the
-camera smears, and the bar is the first step of BARS above the surest wrong card they gave
-where both corners were read and agreed (a card read in one corner alone keeps the strictest
+wrong. A soft camera also blurs away what tells a suit's shape from another's, so that colour
+alone tells them apart, and another deck (a four-colour deck prints its diamonds blue) is then
+read as this one's wrong suit. So enrolment reads the deck's own index patches again, smeared as
+a card moving under the camera smears, and unsmeared with the red and blue of the picture
+swapped (its red ink blue), and the bar is the first step of BARS above the surest wrong card
+they gave where both corners were read and agreed (a card read in one corner alone keeps the strictest
 bar, Acceptance.one_corner: that is where a card sliding off another shows its index over the
 other's body, which the deck's own pictures cannot try):
 never below the generic heads' bar (enrolling a deck must not make a wrong card easier to name
@@ -60,7 +63,8 @@ def smear_length(window: IndexWindow) -> int:
 
 def surest_wrong(net: IndexNet, deck: LearnedDeck, faces: Sequence[tuple[Card, np.ndarray]]) -> float:
     """The surest the deck's prototypes are of a wrong card among its own enrolment pictures
-    smeared (every angle of SMEAR_ANGLES): min(P(rank), P(suit)) pooled over both corners,
+    smeared (every angle of SMEAR_ANGLES), and with red and blue swapped: min(P(rank), P(suit))
+    pooled over both corners,
     where both were read and agree; 0.0 where none is wrong. The prototypes alone: the templates
     that may refuse such a card at reading are not asked, so the bar errs high. ``faces``:
     (card, canonical face), as enrolment saw them."""
@@ -71,6 +75,8 @@ def surest_wrong(net: IndexNet, deck: LearnedDeck, faces: Sequence[tuple[Card, n
         for kernel in kernels:
             groups.append([cv2.filter2D(p, -1, kernel, borderType=cv2.BORDER_REPLICATE) for p in plain])
             truth.append(card)
+        groups.append([np.ascontiguousarray(p[:, :, ::-1]) for p in plain])  # its red ink blue
+        truth.append(card)
     out = net(np.stack([p for g in groups for p in g]))
     worst, start = 0.0, 0
     for group, card in zip(groups, truth, strict=True):

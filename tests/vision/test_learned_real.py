@@ -187,5 +187,5 @@ def test_a_small_cameras_deck_is_read_at_the_bar_its_own_pictures_allow(shared_d
             if got is not None and got != card:
                 wrong.append((path.name, name, str(got)))
     assert wrong == []
-    # Measured: 41 of 52 at its own bar (0.90), 23 at the strictest (0.995).
-    assert right["own"] >= 38 and right["own"] >= right["strict"] + 15, right
+    # Measured: 45 of 52 at its own bar (0.85), 23 at the strictest (0.995).
+    assert right["own"] >= 41 and right["own"] >= right["strict"] + 15, right
