@@ -69,28 +69,24 @@ def surest_wrong(net: IndexNet, deck: LearnedDeck, faces: Sequence[tuple[Card, n
     that may refuse such a card at reading are not asked, so the bar errs high. ``faces``:
     (card, canonical face), as enrolment saw them."""
     kernels = [smear_kernel(smear_length(deck.window), a) for a in SMEAR_ANGLES]
-    groups, truth = [], []
+    worst = 0.0
     for card, face in faces:
         plain = plain_patches(face, deck.window)
-        for kernel in kernels:
-            groups.append([cv2.filter2D(p, -1, kernel, borderType=cv2.BORDER_REPLICATE) for p in plain])
-            truth.append(card)
-        groups.append([np.ascontiguousarray(p[:, :, ::-1]) for p in plain])  # its red ink blue
-        truth.append(card)
-    out = net(np.stack([p for g in groups for p in g]))
-    worst, start = 0.0, 0
-    for group, card in zip(groups, truth, strict=True):
-        part = slice(start, start + len(group))
-        start += len(group)
-        s = scores(NetOutput(out.rank[part], out.suit[part], out.embedding[part]), deck, Acceptance(0.5, 0.5))
-        if len(s.rank) < 2:
-            continue  # one corner alone is read at the strictest bar whatever its own
-        rank, suit, disagree = pooled(s)
-        if disagree:
-            continue  # the corners disagree: no bar names a card
-        named = Card(RANKS[int(rank.argmax())], SUITS[int(suit.argmax())])
-        if named != card:
-            worst = max(worst, min(float(rank.max()), float(suit.max())))
+        # One picture's copies at a time: the network's working memory grows with the batch.
+        copies = [[cv2.filter2D(p, -1, kernel, borderType=cv2.BORDER_REPLICATE) for p in plain]
+                  for kernel in kernels]
+        copies.append([np.ascontiguousarray(p[:, :, ::-1]) for p in plain])  # its red ink blue
+        out = net(np.stack([p for copy in copies for p in copy]))
+        for k in range(len(copies)):
+            part = slice(k * len(plain), (k + 1) * len(plain))
+            s = scores(NetOutput(out.rank[part], out.suit[part], out.embedding[part]), deck, Acceptance(0.5, 0.5))
+            if len(s.rank) < 2:
+                continue  # one corner alone is read at the strictest bar whatever its own
+            rank, suit, disagree = pooled(s)
+            if disagree:
+                continue  # the corners disagree: no bar names a card
+            if Card(RANKS[int(rank.argmax())], SUITS[int(suit.argmax())]) != card:
+                worst = max(worst, min(float(rank.max()), float(suit.max())))
     return worst
 
 
