@@ -3,21 +3,23 @@
 A deck enrolled from sharp pictures has prototypes that a blurred card drifts between (a six's
 smeared index lands near a five's, a spade's near a club's): it must be read only where its
 prototypes are all but certain. A deck enrolled through a small, soft camera is already as
-blurred in its prototypes as the box will ever see it: a lower bar reads it and names nothing
-wrong. A soft camera also blurs away what tells a suit's shape from another's, so that colour
-alone tells them apart, and another deck (a four-colour deck prints its diamonds blue) is then
-read as this one's wrong suit. So enrolment reads the deck's own index patches again, smeared as
-a card moving under the camera smears, and unsmeared with the red and blue of the picture
-swapped (its red ink blue), and the bar is the first step of BARS above the surest wrong card
-they gave where both corners were read and agreed (a card read in one corner alone keeps the strictest
-bar, Acceptance.one_corner: that is where a card sliding off another shows its index over the
-other's body, which the deck's own pictures cannot try):
-never below the generic heads' bar (enrolling a deck must not make a wrong card easier to name
-than not enrolling it), never above the bar a deck had before it was asked (ENROLLED).
+blurred in its prototypes as the box will ever see it: a lower bar reads more of it and names
+nothing wrong. But a soft camera also blurs away what tells one suit's shape from another's,
+leaving colour to tell them, and another deck (a four-colour deck prints its diamonds blue) is
+then read as this one's wrong suit.
+
+So enrolment reads the deck's own index patches again, smeared as a card moving under the camera
+smears, and unsmeared with red and blue swapped (its red ink blue), and the bar is the first step
+of BARS above the surest wrong card they gave where both corners were read and agree: never
+below the generic heads' bar (enrolling a deck must not make a wrong card easier to name than not
+enrolling it), never above the bar every deck had before (ENROLLED). A card read in one corner
+alone keeps ENROLLED (Acceptance.one_corner): that is where a card sliding off another shows its
+index over the other's body, which the deck's own pictures cannot try.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 import cv2
@@ -63,11 +65,10 @@ def smear_length(window: IndexWindow) -> int:
 
 def surest_wrong(net: IndexNet, deck: LearnedDeck, faces: Sequence[tuple[Card, np.ndarray]]) -> float:
     """The surest the deck's prototypes are of a wrong card among its own enrolment pictures
-    smeared (every angle of SMEAR_ANGLES), and with red and blue swapped: min(P(rank), P(suit))
-    pooled over both corners,
-    where both were read and agree; 0.0 where none is wrong. The prototypes alone: the templates
-    that may refuse such a card at reading are not asked, so the bar errs high. ``faces``:
-    (card, canonical face), as enrolment saw them."""
+    smeared (every angle of SMEAR_ANGLES) and with red and blue swapped: min(P(rank), P(suit))
+    pooled over both corners, where both were read and agree; 0.0 where none is wrong.
+    ``faces``: (card, canonical face), as enrolment saw them. The prototypes alone: the templates
+    that may refuse such a card at reading are not asked, so the bar errs high."""
     kernels = [smear_kernel(smear_length(deck.window), a) for a in SMEAR_ANGLES]
     worst = 0.0
     for card, face in faces:
@@ -104,8 +105,6 @@ def with_own_bar(net: IndexNet, deck: LearnedDeck, pictures: Sequence[tuple[Card
     """``deck`` with its own bar; ``pictures`` as enrolment saw them (a deck read by whole faces
     has no prototypes to bar; a corner close-up, ``corner``, shows one corner, read at the
     strictest)."""
-    import dataclasses
-
     if deck.mode is Mode.FACE:
         return deck
     if corner:
