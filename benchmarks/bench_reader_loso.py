@@ -247,7 +247,7 @@ def tune_box_enrolled(readers: dict[str, Reader], generic: Reader, enr: dict, ge
     return GRID[-1]
 
 
-def own_bar(enrolled: Reader | None) -> float:
+def deck_bar_of(enrolled: Reader | None) -> float:
     """The bar the box reads an enrolled deck's prototypes at: the one enrolment found for it."""
     deck = enrolled.deck if enrolled is not None else None
     return deck.bar if deck is not None and deck.bar is not None else ENROLLED.rank
@@ -485,7 +485,7 @@ def main() -> int:
             if (m, "as shot") not in gen[s.name]:
                 continue
             if args.shipped_enrolled_bar:
-                temp_e, t_e = ENROL.temperature, own_bar(enr_readers.get(f"{s.name}/{m}"))
+                temp_e, t_e = ENROL.temperature, deck_bar_of(enr_readers.get(f"{s.name}/{m}"))
                 t_be = t_e
             cells = []
             for table, reader, t, temp, rule in ((gen, generic, t_g, None, outcome), (gen, generic, t_b, None, both),

@@ -390,7 +390,7 @@ def _cmd_enroll(args: argparse.Namespace) -> int:
                       "mode": deck.mode.name.lower() if deck is not None else None,
                       "index_found": f"{deck.found}/{deck.total}" if deck is not None else None,
                       "rank_glyph_height": round(deck.glyph_height, 4) if deck and deck.glyph_height else None,
-                      "bar": deck.bar if deck is not None and deck.mode is not Mode.FACE else None,
+                      "bar": deck.bar if deck is not None else None,  # None: read by whole faces
                       "learned": deck.summary() if deck is not None else None}))
     return 0
 

@@ -69,7 +69,8 @@ class LearnedDeck:
     temperature: float = ENROL.temperature
     network: str = ""  # the fingerprint of the network whose embedding holds the prototypes ("": not recorded)
     # The bar its prototypes are read at (vision.deck_bar), found from the deck at enrolment;
-    # None: a profile enrolled before, read at the strictest (learned_reader.ENROLLED).
+    # None: a deck read by whole faces (no prototypes), or a profile enrolled before the bar was
+    # kept, read at the strictest (learned_reader.ENROLLED).
     bar: float | None = None
 
     def summary(self) -> str:
@@ -77,8 +78,7 @@ class LearnedDeck:
         return (f"index found on {self.found}/{self.total} cards{size}; window x={self.window.x:.2f} "
                 f"y={self.window.y:.2f} side={self.window.side:.2f} of the card's width; generic glyph head "
                 f"right on {self.generic_agree}/{self.total}; read by {self.mode.value}"
-                + (f" at a bar of {self.bar:.3f} where both corners agree" if self.bar is not None
-                   and self.mode is not Mode.FACE else ""))
+                + (f" at a bar of {self.bar:.3f} where both corners agree" if self.bar is not None else ""))
 
 
 def _cuts(image: np.ndarray, window: IndexWindow | None, settings: EnrolSettings) -> list[np.ndarray]:
