@@ -10,7 +10,7 @@ import pytest
 DOCUMENTED = ["faro_box.cards", "faro_box.vision.deck_bar", "faro_box.rules.faro.layout", "faro_box.rules.faro.beads",
               "faro_box.rules.baccarat.hands", "faro_box.vision.middle", "faro_box.vision.canonical",
               "faro_box.vision.reader", "faro_box.vision.pips",
-              "faro_box.vision.learned_reader", "faro_box.files"]
+              "faro_box.vision.learned_reader", "faro_box.vision.ink", "faro_box.files"]
 
 
 @pytest.mark.parametrize("name", DOCUMENTED)

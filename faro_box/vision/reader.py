@@ -25,6 +25,7 @@ from faro_box.vision.canonical import (
 )
 from faro_box.vision.classical import ClassicalReader
 from faro_box.vision.index_patch import IndexWindow, corner_patch, face_patches
+from faro_box.vision.ink import not_black
 from faro_box.vision.joint import confirmed, face_cues, joined
 from faro_box.vision.learned import IndexNet, NetOutput, settled, shipped_net
 from faro_box.vision.learned_deck import Mode
@@ -148,6 +149,26 @@ class Reader:
     def _look(self, image: np.ndarray, view: CardView | None) -> tuple[Reading, bool]:
         """The reading of the card at ``view``, and whether the network saw an index in any of
         its corners."""
+        reading, seen = self._read_index(image, view)
+        card = reading.card
+        if card is not None and card.suit.colour is Colour.BLACK and not_black(self.patches(image, view)) \
+                and not self._templates_name(card, image, view):
+            # The network knows black and red ink only (a deck's prototypes live in its
+            # embedding): blue or green ink is a four-colour deck's diamonds or clubs. Its pip's
+            # shape, where the templates see it, still tells the suit; where blur has taken the
+            # shape, nothing does.
+            return Reading(None, min(reading.confidence, 0.49), reading.candidates, present=True,
+                           rank=reading.rank, why=NOT_BLACK), seen
+        return reading, seen
+
+    def _templates_name(self, card: Card, image: np.ndarray, view: CardView | None) -> bool:
+        """Whether the glyph templates, where this reader has them, name ``card`` too."""
+        if self._classical is None:
+            return False
+        return (self._classical.read(image) if view is None else self._classical.read_view(view)).card == card
+
+    def _read_index(self, image: np.ndarray, view: CardView | None) -> tuple[Reading, bool]:
+        """_look before the ink's colour is checked against the card named."""
         if self.method is Method.LEARNED:
             first = self.scores(self.patches(image, view))
             return self._decided(first, view), bool(len(first.rank))
@@ -260,6 +281,7 @@ def turned_quarter(quad: np.ndarray) -> np.ndarray:
     return np.roll(quad, 1, axis=0)
 
 
+NOT_BLACK = "the index ink is blue or green, not black, and its pip's shape does not show: another deck's (a four-colour deck is read once enrolled)"
 MONOCHROME = "a monochrome camera's picture: red ink is not told from black (the box needs a colour camera)"
 # The generic reading's second look: three windows around the default one, read beside it.
 SECOND_LOOK = (IndexWindow(0.0, 0.0, 0.4), IndexWindow(0.0, 0.0, 0.6), IndexWindow(0.02, 0.02, 0.5))
