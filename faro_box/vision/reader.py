@@ -149,9 +149,10 @@ class Reader:
     def _look(self, image: np.ndarray, view: CardView | None) -> tuple[Reading, bool]:
         """The reading of the card at ``view``, and whether the network saw an index in any of
         its corners."""
-        reading, seen = self._read_index(image, view)
+        patches = self.patches(image, view)
+        reading, seen = self._read_index(image, view, patches)
         card = reading.card
-        if card is not None and card.suit.colour is Colour.BLACK and not_black(self.patches(image, view)) \
+        if card is not None and card.suit.colour is Colour.BLACK and not_black(patches) \
                 and not self._templates_name(card, image, view):
             # The network knows black and red ink only (a deck's prototypes live in its
             # embedding): blue or green ink is a four-colour deck's diamonds or clubs. Its pip's
@@ -167,14 +168,15 @@ class Reader:
             return False
         return (self._classical.read(image) if view is None else self._classical.read_view(view)).card == card
 
-    def _read_index(self, image: np.ndarray, view: CardView | None) -> tuple[Reading, bool]:
-        """_look before the ink's colour is checked against the card named."""
+    def _read_index(self, image: np.ndarray, view: CardView | None, patches: np.ndarray) -> tuple[Reading, bool]:
+        """_look before the ink's colour is checked against the card named; ``patches``: the
+        card's index patches (``patches``)."""
         if self.method is Method.LEARNED:
-            first = self.scores(self.patches(image, view))
+            first = self.scores(patches)
             return self._decided(first, view), bool(len(first.rank))
         assert self._classical is not None
         classical = self._classical.read(image) if view is None else self._classical.read_view(view)
-        first = self.scores(self.patches(image, view), classical)
+        first = self.scores(patches, classical)
         seen = bool(len(first.rank))
         learned = self._decided(first, view)
         reading = joined(learned, classical, each_corner=named_by_each_corner(first, self.accept))
