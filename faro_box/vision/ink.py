@@ -25,9 +25,9 @@ PAPER_SHARE = 0.4  # its lightest: the paper round the index (each share to the 
 # lost, while the ink keeps the camera's) tell no colour.
 LEAST_DARK = 0.2
 LEAST_PAPER = 40.0
-# Coolness over which ink is blue or green, not black: black ink's is within 0.2 of 0 on every
-# real set's photos (a Pi camera's cast and glare included), blue and green ink's 0.34 or more
-# through the soft camera of the rendered near-misses.
+# Coolness over which ink is blue or green, not black: set between real black ink's, under a Pi
+# camera's cast and glare too, and rendered blue and green ink's through a soft camera (where
+# each lies: benchmarks/RESULTS.md).
 COOL = 0.3
 
 

@@ -164,18 +164,20 @@ class Reader:
 
     def _templates_name(self, card: Card, image: np.ndarray, view: CardView | None) -> bool:
         """Whether the glyph templates, where this reader has them, name ``card`` too."""
-        if self._classical is None:
-            return False
-        return (self._classical.read(image) if view is None else self._classical.read_view(view)).card == card
+        return self._classical is not None and self._templates(image, view).card == card
+
+    def _templates(self, image: np.ndarray, view: CardView | None) -> Reading:
+        """The glyph templates' reading of the card at ``view`` (None: the image is a corner)."""
+        assert self._classical is not None
+        return self._classical.read(image) if view is None else self._classical.read_view(view)
 
     def _read_index(self, image: np.ndarray, view: CardView | None, patches: np.ndarray) -> tuple[Reading, bool]:
         """_look before the ink's colour is checked against the card named; ``patches``: the
-        card's index patches (``patches``)."""
+        card's index patches, as Reader.patches cuts them."""
         if self.method is Method.LEARNED:
             first = self.scores(patches)
             return self._decided(first, view), bool(len(first.rank))
-        assert self._classical is not None
-        classical = self._classical.read(image) if view is None else self._classical.read_view(view)
+        classical = self._templates(image, view)
         first = self.scores(patches, classical)
         seen = bool(len(first.rank))
         learned = self._decided(first, view)
