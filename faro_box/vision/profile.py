@@ -145,7 +145,7 @@ class DeckProfile:
                           margins=(float(meta[6]), float(meta[7])) if len(meta) >= 8 else (2.0, 2.0),
                           learned=learned)
         except (KeyError, ValueError) as exc:
-            raise VisionError(f"the deck profile {source!r} is damaged: {exc}") from None
+            raise VisionError(f"the deck profile {source!r} is damaged ({exc}): enrol the deck again") from None
         profile.check(source)
         return profile
 
