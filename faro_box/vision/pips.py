@@ -84,11 +84,55 @@ def pips_showing(face: np.ndarray) -> tuple[tuple[float, float], ...] | None:
     (None, [(0.3, 0.2), (0.7, 0.2), (0.5, 0.4), (0.3, 0.5), (0.3, 0.8)])
     """
     h, w = face.shape[:2]
-    x0, x1, y0, y1 = _whole_region(h, w)
-    boxes = _pips(glyphs.ink_mask(face[y0:y1, x0:x1], 41, 0.4), _index_of(h, w), largest=1.5, cut=False)
-    if boxes is None:
-        return None
-    return tuple(((x + bw / 2 + x0) / w, (y + bh / 2 + y0) / h) for x, y, bw, bh in boxes)
+    boxes = _boxes_showing(face)
+    return None if boxes is None else tuple(((x + bw / 2) / w, (y + bh / 2) / h) for x, y, bw, bh in boxes)
+
+
+def _boxes_showing(face: np.ndarray) -> list[tuple[int, int, int, int]] | None:
+    """The boxes (x, y, width, height on the face) of the pips pips_showing finds."""
+    x0, x1, y0, y1 = _whole_region(*face.shape[:2])
+    boxes = _pips(glyphs.ink_mask(face[y0:y1, x0:x1], 41, 0.4), _index_of(*face.shape[:2]), largest=1.5, cut=False)
+    return None if boxes is None else [(x + x0, y + y0, bw, bh) for x, y, bw, bh in boxes]
+
+
+# How far (0-255, in any channel) a pixel's colour may lie from the whole pips' ink and still be
+# taken for that ink: a thumb's skin and a sleeve lie further from black or red print.
+PIP_INK_REACH = 50
+_INKED_SHARE = 0.5  # of the patch round a place (_BARE) the pips' own ink: a pip lies over it
+
+
+def inked_points(face: np.ndarray, ink: np.ndarray | None = None) -> frozenset[tuple[float, float]]:
+    """The LAYOUT_POINTS of ``face`` that lie under a pip that does not show whole: the ink of
+    the whole pips' colour over most of the patch round the point, outside every whole pip (a
+    pip a thumb half covers). ``ink``: face_ink, where made already.
+
+    >>> from faro_box.cards import Card
+    >>> from faro_box.vision.sim.render import render_card
+    >>> face = render_card(Card.parse("8S"))
+    >>> h, w = face.shape[:2]
+    >>> _ = cv2.ellipse(face, (w // 4, int(0.78 * h)), (w // 4, int(0.2 * h)), 0, 0, 360, (120, 150, 200), -1)
+    >>> sorted(inked_points(face))  # the 8's lower odd pip, half under a thumb
+    [(0.5, 0.65)]
+    >>> inked_points(render_card(Card.parse("8S")))
+    frozenset()
+    """
+    h, w = face.shape[:2]
+    boxes = _boxes_showing(face)
+    ink = face_ink(face) if ink is None else ink
+    if not boxes:
+        return frozenset()
+    whole = np.zeros((h, w), bool)
+    for x, y, bw, bh in boxes:
+        whole[y:y + bh, x:x + bw] = True
+    pip_ink = np.median(face[whole & (ink > 0)], axis=0)
+    out = set()
+    for px, py in LAYOUT_POINTS:
+        rows = slice(round((py - _BARE[1]) * h), round((py + _BARE[1]) * h))
+        cols = slice(round((px - _BARE[0]) * w), round((px + _BARE[0]) * w))
+        like = np.abs(face[rows, cols].astype(np.int16) - pip_ink).max(axis=2) <= PIP_INK_REACH
+        if np.count_nonzero(like & (ink[rows, cols] > 0) & ~whole[rows, cols]) >= _INKED_SHARE * like.size:
+            out.add((px, py))
+    return frozenset(out)
 
 
 def _index_of(h: int, w: int) -> Callable[[int, int, int, int], bool]:
@@ -132,6 +176,8 @@ class PipCheck:
     # (lone_pip_in_the_middle).
     lone: bool = False
     figure: bool = False  # where they cannot be counted: the middle printed twice, as a court's (double_headed)
+    # Where they cannot be counted: the places under a pip that does not show whole (inked_points).
+    inked: frozenset[tuple[float, float]] = frozenset()
 
     @property
     def showing(self) -> int | None:
@@ -151,6 +197,11 @@ class PipCheck:
         ('6 pips or more contradict the index 3', None)
         >>> PipCheck(None, at=six[:5], bare=frozenset({(0.5, 0.35), (0.5, 0.65)})).refusal(Rank.SEVEN)
         "the pips' places contradict the index 7"
+        >>> eight = ((0.31, 0.2), (0.69, 0.2), (0.5, 0.35), (0.69, 0.5), (0.69, 0.8))  # a thumb lower left
+        >>> PipCheck(None, at=eight, inked=frozenset({(0.5, 0.65)})).refusal(Rank.SEVEN)  # half its odd pip shows
+        "the pips' places contradict the index 7"
+        >>> PipCheck(None, at=eight).refusal(Rank.SEVEN) is None
+        True
         >>> stretched = ((0.27, 0.21), (0.71, 0.22), (0.27, 0.57), (0.7, 0.57))  # an outline cut short
         >>> PipCheck(None, at=stretched, bare=frozenset({(0.31, 0.8), (0.69, 0.8)})).refusal(Rank.SIX) is None
         True
@@ -162,6 +213,8 @@ class PipCheck:
         "a court's figure in the face's middle contradicts the index A"
         >>> PipCheck(None, at=six).refusal(Rank.KING), PipCheck(None, at=six[:2]).refusal(Rank.KING) is None
         ("a pip card's pips contradict the index K", True)
+        >>> PipCheck(None, at=six[:2], bare=frozenset({(0.5, 0.35), (0.5, 0.65)})).refusal(Rank.KING)  # a 3's
+        "plain paper in the face's middle contradicts the index K"
         >>> corners = six[:2] + six[4:]  # a 4's, or a 5's with glare over its middle pip
         >>> PipCheck(4, glare=True, at=corners).refusal(Rank.FOUR)
         'glare hides the pips that would check the index 4'
@@ -174,7 +227,14 @@ class PipCheck:
             # prints its figure where the pips would be, and beside it two pips at most.
             pip_card = (self.showing or 0) >= COURT_PIPS and any(
                 fits_layout(other, self.at, self.bare) for other in PIP_RANKS)
-            return f"a pip card's pips contradict the index {rank.symbol}" if pip_card else None
+            if pip_card:
+                return f"a pip card's pips contradict the index {rank.symbol}"
+            # Where a thumb leaves two pips or one, the middle tells: a court's figure (or its
+            # emblem) covers the face's middle, and the trunk above and below it, where every
+            # pip card leaves plain paper at the middle or both sides of it.
+            if FACE_MIDDLE in self.bare or FIGURE_TRUNK <= self.bare:
+                return f"plain paper in the face's middle contradicts the index {rank.symbol}"
+            return None
         if self.seen is not None and (self.seen > int(rank) or not self.glare):
             return None if self.seen == int(rank) else f"{self.seen} pips contradict the index {rank.symbol}"
         if self.seen is not None:
@@ -204,13 +264,19 @@ class PipCheck:
             # not show whole, nor lie alone (an ornate spade runs on to its banner), but it is
             # never printed twice, the lower half the upper turned round, as a court's figure is.
             return "a court's figure in the face's middle contradicts the index A"
-        if (self.showing or 0) >= 2 and not fits_layout(rank, self.at, self.bare) \
-                and any(fits_layout(other, self.at, self.bare) for other in PIP_RANKS if other is not rank):
+        # The pips showing whole, and with them the places under pips half shown (inked): each
+        # may refuse the index, neither may let it through where the other refuses it.
+        whole, placed = self.at or (), (self.at or ()) + tuple(sorted(self.inked))
+        if (self.showing or 0) >= 2 and any(
+                not fits_layout(rank, pips, self.bare)
+                and any(fits_layout(other, pips, self.bare) for other in PIP_RANKS if other is not rank)
+                for pips in (whole, placed)):
             # A 7's index over a 6's body, a thumb on it: five pips show, none in the middle,
             # but the paper is plain where a 7 prints its odd pip, and the places are a 6's.
-            # Where no rank's places fit, the outline found is not the card's (a face warped
-            # from a cut-off outline has its pips out of every place); where no two pips show
-            # whole, the print is too faint or blurred for plain paper to mean no pip.
+            # Over an 8's, the thumb on the 8's lower odd pip: half of it still shows where a
+            # 7 prints none. Where no rank's places fit, the outline found is not the card's (a
+            # face warped from a cut-off outline has its pips out of every place); where no two
+            # pips show whole, the print is too faint or blurred for plain paper to mean no pip.
             return f"the pips' places contradict the index {rank.symbol}"
         # Uncountable for a lamp's glare is not a face with no pips to count: the pips that
         # would have refused the index of a card sliding over another may lie in the glare.
@@ -267,7 +333,7 @@ def check_pips(face: np.ndarray, *, red: bool = False, court: bool = False) -> P
         # rank alone, they check the index as a full count would.
         return PipCheck(seen, glare, red_suit, pips_showing(face), bare=bare_points(face, ink), lone=lone)
     return PipCheck(None, glare, red_suit, pips_showing(face), pip_in_the_middle(face, ink), bare_points(face, ink),
-                    lone, double_headed(face, ink))
+                    lone, double_headed(face, ink), inked_points(face, ink))
 
 
 # The ranks whose pips include one at the face's very middle (an ace's, the middle one of a 3, 5
@@ -395,6 +461,10 @@ PIP_RANKS = tuple(rank for rank in Rank if rank <= Rank.TEN)
 COURT_PIPS = 3
 # Every place A–10 print a pip, either way up.
 LAYOUT_POINTS = tuple(sorted({p for rank in PIP_RANKS for lay in layouts(rank) for p in lay}))
+# The face's very middle, and the places above and below it on its middle line: a court's figure
+# covers all three, an A-10 leaves the middle or both the others plain paper.
+FACE_MIDDLE = (0.5, 0.5)
+FIGURE_TRUNK = frozenset({(0.5, 0.35), (0.5, 0.65)})
 # A pip showing further than this (a share of the face, its width across and height down) from
 # every place the rank prints one is not that rank's: a deck's own places lie a few hundredths
 # off the classic ones, a neighbouring rank's odd pip a tenth and more.
@@ -591,6 +661,7 @@ def first_pip(face: np.ndarray, within: tuple[float, float, float, float] = _UPP
 
 def _singular(suit: Suit) -> str:
     return suit.name.lower()[:-1]  # HEARTS: heart
+
 
 
 # glyphs.pip_taper's bars: a heart's well under one, a diamond's about one; between them the

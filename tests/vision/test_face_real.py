@@ -131,3 +131,45 @@ def test_an_ornate_ace_of_spades_is_no_figure_printed_twice(shared_data):
         assert view is not None, name
         face = view.face()
         assert not lone_pip_in_the_middle(face) and not double_headed(face), name
+
+
+FIGURE_DECKS = ("webcam-rectified", "bicycle-brown-table", "phone-black-pink", "phone-wood-table",
+                "sportsdirect-deck", "dutch-bvh-dark")
+
+
+def test_real_courts_cover_the_middle_and_real_pips_half_shown_lie_in_their_places(shared_data):
+    """What refuses a card sliding over another, a thumb on it, never refuses a real deck's own
+    card: every court's figure covers the face's middle and the trunk above and below it, and
+    ink of the pips' colour outside the whole pips lies in the card's own places."""
+    from faro_box.vision.pips import (
+        FACE_MIDDLE,
+        FIGURE_TRUNK,
+        bare_points,
+        fits_layout,
+        inked_points,
+        pips_showing,
+    )
+
+    reader = Reader()
+    courts = pips = 0
+    for name in FIGURE_DECKS:
+        corrected = corrected_cards(name, shared_data)
+        for label in load_labels(shared_data / name / "labels.csv"):
+            path, card = label.path, corrected.get(label.path, label.card)
+            if card is None:
+                continue
+            view = reader.locate(cv2.imread(str(path)))
+            if view is None:
+                continue
+            face = view.face()
+            if card.rank > 10:
+                bare = bare_points(face)
+                assert FACE_MIDDLE not in bare and not FIGURE_TRUNK <= bare, (name, path.name)
+                courts += 1
+                continue
+            at = pips_showing(face)
+            if at is not None and fits_layout(card.rank, at, frozenset()):
+                placed = at + tuple(inked_points(face))
+                assert fits_layout(card.rank, placed, frozenset()), (name, path.name, placed)
+                pips += 1
+    assert courts >= 70 and pips >= 220, (courts, pips)

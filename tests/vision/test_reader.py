@@ -172,15 +172,39 @@ def test_a_thumb_on_the_body_of_a_card_sliding_over_another_leaves_it_unread(rea
 
 
 @pytest.mark.parametrize(("index", "body"), [(court + suit, pip + suit) for suit in "SH" for court in "JQK"
-                                              for pip in ("4", "6", "9")]
+                                              for pip in ("2", "3", "4", "6", "9")]
                          + [(pip + suit, court + suit) for suit in "SH" for pip in ("A", "3", "5", "9") for court in "JK"])
 def test_a_court_and_a_pip_card_over_each_others_body_are_left_unread(reader, index, body):
-    """A court's index over a pip card's body, where a court prints its figure, and a 3, 5 or
-    9's index over a court's body, whose figure fills the middle where they print a whole pip;
-    an ace's, whose one pip, however ornate, is never printed twice as a court's figure is."""
+    """A court's index over a pip card's body, where a court prints its figure (a 2's or a 3's
+    leaves plain paper in the face's middle, or above and below it, even with a pip under the
+    thumb), and a 3, 5 or 9's index over a court's body, whose figure fills the middle where
+    they print a whole pip; an ace's, whose one pip, however ornate, is never printed twice as a
+    court's figure is."""
     face, quad, background = _sliding(index, body)
     frame = synth.place_card(background, synth.occlude(face, (0.55, 0.6, 1.0, 1.0)), quad)  # the thumb
     assert reader.read(frame, window=quad).card is None
+
+
+_THUMB_LOWER_LEFT = (0.0, 0.55, 0.5, 1.0)
+
+
+@pytest.mark.parametrize("suit", "SHDC")
+def test_a_thumb_half_over_the_pip_that_tells_an_8_from_a_7_leaves_a_7s_index_unread(reader, suit):
+    """A 7's index over an 8's body, a thumb over the 8's lower left: the pips that show whole
+    are a 7's, but half of the 8's lower odd pip still shows beside the thumb, where a 7 prints
+    none."""
+    face, quad, background = _sliding("7" + suit, "8" + suit)
+    frame = synth.place_card(background, synth.occlude(face, _THUMB_LOWER_LEFT), quad)
+    for reading in (reader.read(frame, window=quad), reader.read(frame)):
+        assert reading.card is None, reading
+
+
+@pytest.mark.parametrize("card", [rank + suit for suit in "SD" for rank in ("6", "7", "8", "9", "10")])
+def test_a_thumb_lower_left_on_a_cards_own_body_leaves_it_read(reader, card):
+    """The same thumb on a card's own body: its half-covered pips lie in its own rank's places."""
+    face, quad, background = _sliding(card, card)
+    frame = synth.place_card(background, synth.occlude(face, _THUMB_LOWER_LEFT), quad)
+    assert reader.read(frame, window=quad).card == Card.parse(card)
 
 
 # A lamp's glare spot over a face (centre, half-widths, as fractions of it): small and large, at
