@@ -83,8 +83,12 @@ def pips_showing(face: np.ndarray) -> tuple[tuple[float, float], ...] | None:
     >>> count_pips_whole(face), [(round(x, 1), round(y, 1)) for x, y in pips_showing(face)]
     (None, [(0.3, 0.2), (0.7, 0.2), (0.5, 0.4), (0.3, 0.5), (0.3, 0.8)])
     """
+    return _centres(face, _boxes_showing(face))
+
+
+def _centres(face: np.ndarray, boxes: list[tuple[int, int, int, int]] | None) -> tuple[tuple[float, float], ...] | None:
+    """The centres of ``boxes`` (_boxes_showing) as fractions of the face's width and height."""
     h, w = face.shape[:2]
-    boxes = _boxes_showing(face)
     return None if boxes is None else tuple(((x + bw / 2) / w, (y + bh / 2) / h) for x, y, bw, bh in boxes)
 
 
@@ -101,10 +105,12 @@ PIP_INK_REACH = 50
 _INKED_SHARE = 0.5  # of the patch round a place (_BARE) the pips' own ink: a pip lies over it
 
 
-def inked_points(face: np.ndarray, ink: np.ndarray | None = None) -> frozenset[tuple[float, float]]:
+def inked_points(face: np.ndarray, ink: np.ndarray | None = None,
+                 boxes: list[tuple[int, int, int, int]] | None = None) -> frozenset[tuple[float, float]]:
     """The LAYOUT_POINTS of ``face`` that lie under a pip that does not show whole: the ink of
     the whole pips' colour over most of the patch round the point, outside every whole pip (a
-    pip a thumb half covers). ``ink``: face_ink, where made already.
+    pip a thumb half covers). ``ink``: face_ink, ``boxes``: the whole pips (_boxes_showing),
+    where made already.
 
     >>> from faro_box.cards import Card
     >>> from faro_box.vision.sim.render import render_card
@@ -117,7 +123,7 @@ def inked_points(face: np.ndarray, ink: np.ndarray | None = None) -> frozenset[t
     frozenset()
     """
     h, w = face.shape[:2]
-    boxes = _boxes_showing(face)
+    boxes = _boxes_showing(face) if boxes is None else boxes
     ink = face_ink(face) if ink is None else ink
     if not boxes:
         return frozenset()
@@ -332,8 +338,9 @@ def check_pips(face: np.ndarray, *, red: bool = False, court: bool = False) -> P
         # Glare may have burnt out a pip the count missed: where the pips still showing name the
         # rank alone, they check the index as a full count would.
         return PipCheck(seen, glare, red_suit, pips_showing(face), bare=bare_points(face, ink), lone=lone)
-    return PipCheck(None, glare, red_suit, pips_showing(face), pip_in_the_middle(face, ink), bare_points(face, ink),
-                    lone, double_headed(face, ink), inked_points(face, ink))
+    boxes = _boxes_showing(face)
+    return PipCheck(None, glare, red_suit, _centres(face, boxes), pip_in_the_middle(face, ink), bare_points(face, ink),
+                    lone, double_headed(face, ink), inked_points(face, ink, boxes))
 
 
 # The ranks whose pips include one at the face's very middle (an ace's, the middle one of a 3, 5
