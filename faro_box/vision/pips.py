@@ -603,14 +603,21 @@ def _count(binary: np.ndarray, left_out: Callable[[int, int, int, int], bool] | 
     return None if boxes is None else len(boxes)
 
 
+# Of the pip area's side: a thumb a soft camera blurs fades out this close to the border, its ink
+# run together with the pips it half covers into one outsized blob.
+SHOWING_EDGE = 0.03
+
+
 def _pips(binary: np.ndarray, left_out: Callable[[int, int, int, int], bool] | None = None, *,
           largest: float = 2.0, cut: bool = True) -> list[tuple[int, int, int, int]] | None:
     """The boxes (x, y, width, height) of the pips of ``binary``, or None where it is not clearly
     pips; ``cut``: something running out of it makes them None, else it is left out (the pips
-    that show whole)."""
+    that show whole), and so is a blob within SHOWING_EDGE of the border larger than ``largest``
+    times the median of the others (a thumb run together with pips: no pip)."""
     n, _, stats = glyphs.components(binary)
     rh, rw = binary.shape
-    found = []
+    edge_x, edge_y = round(SHOWING_EDGE * rw), round(SHOWING_EDGE * rh)
+    found, near = [], []
     # Specks and print dust dropped at once: a noisy frame holds hundreds.
     stats = stats[1:]
     for x, y, bw, bh, area in stats[stats[:, 4] >= 0.0015 * rh * rw].tolist():
@@ -620,9 +627,21 @@ def _pips(binary: np.ndarray, left_out: Callable[[int, int, int, int], bool] | N
             if not cut:
                 continue
             return None  # something runs out of the pip area: a frame, a hand, a misplaced warp
+        if not cut and (x <= edge_x or y <= edge_y or x + bw >= rw - edge_x or y + bh >= rh - edge_y):
+            near.append((x, y, bw, bh, area))
+            continue
         if area < 0.3 * bw * bh:
             return None  # outlines and line art: a court card or clutter
         found.append((x, y, bw, bh, area))
+    if near:
+        # Near the border, a pip is one like the others (a deck may print its outer pips there);
+        # one outsized is a thumb that fades out before the border, whatever its shape.
+        med = float(np.median([f[4] for f in found or near]))
+        for x, y, bw, bh, area in near:
+            if area <= largest * med:
+                if area < 0.3 * bw * bh:
+                    return None
+                found.append((x, y, bw, bh, area))
     if not found:
         return None
     if len(found) == 1:
