@@ -130,7 +130,10 @@ def inked_points(face: np.ndarray, ink: np.ndarray | None = None,
     whole = np.zeros((h, w), bool)
     for x, y, bw, bh in boxes:
         whole[y:y + bh, x:x + bw] = True
-    pip_ink = np.median(face[whole & (ink > 0)], axis=0)
+    printed = face[whole & (ink > 0)]
+    if not len(printed):
+        return frozenset()
+    pip_ink = np.median(printed, axis=0)
     out = set()
     for px, py in LAYOUT_POINTS:
         rows = slice(round((py - _BARE[1]) * h), round((py + _BARE[1]) * h))
